@@ -1,0 +1,7 @@
+"""flexlib: oblique frictional impact of a rotating flexible beam on a rigid slope."""
+__version__ = "0.1.0"
+from .params import (BeamParams, SlopeParams, CoulombParams, LuGreParams, SolverSettings,  # noqa: F401
+                     Case, paper_case)
+from .beam import BeamModel  # noqa: F401,E402
+from .simulate import simulate, SimulationError, MODELS, canonical_model, spin_up_profile  # noqa: F401,E402
+from .result import SimulationResult, load_result  # noqa: F401,E402

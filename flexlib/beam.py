@@ -1,0 +1,240 @@
+"""The rotating flexible beam in a floating frame: M(q), Q(q, q'), energies, tip kinematics.
+
+q = [theta, B_1..B_N].  MODEL.md sections 3-4.  Two routes are implemented:
+
+* the hot path (:meth:`BeamModel.mass_and_forces`) is the paper's closed form, eqs (13)-(22)
+  with the corrections of MODEL.md 12.1 (T5-T10), written with the precomputed tensors
+  T3 = int rho S H_ij Phi_k and T4 = int rho S H_ij H_kl, so that one evaluation is a few
+  small dense contractions;
+* the generic quadrature route of MODEL.md 4.3 (:meth:`BeamModel.mass_matrix_quadrature`,
+  :meth:`BeamModel.generalized_forces_quadrature`), used by the tests as an independent check.
+
+Sign and frame conventions: W(theta) maps floating components to inertial ones (r = W p,
+typo T4); gravity is (0, -g0); V_G is referred to the hinge level Y = 0.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.linalg import eigh
+
+from .modes import ModalIntegrals, coupling_shape, mode_shapes, modal_integrals
+from .params import BeamParams
+
+__all__ = ["BeamModel", "rotation"]
+
+_IT = np.array([[0.0, -1.0], [1.0, 0.0]])   # the planar 90 degree rotation I~
+
+
+def rotation(theta: float) -> np.ndarray:
+    """W(theta), eq (6): floating-frame components to inertial components."""
+    c, s = math.cos(theta), math.sin(theta)
+    return np.array([[c, -s], [s, c]])
+
+
+class BeamModel:
+    """Precomputed beam model.  Build once per parameter set; all methods are pure in (q, q')."""
+
+    def __init__(self, beam: BeamParams | None = None):
+        self.params = beam if beam is not None else BeamParams()
+        if self.params.axial_modes:
+            raise ValueError(
+                f"parameter 'axial_modes' = {self.params.axial_modes} is not supported by this "
+                "version: valid range is 0")
+        self.mi: ModalIntegrals = modal_integrals(self.params)
+        self.n = self.mi.n
+        self.ndof = self.n + 1
+        self.g0 = self.params.g0
+        self._M2mD = self.mi.M2 - self.mi.D
+        self._T4_3 = self.mi.T4.reshape(self.n, self.n, self.n * self.n)
+
+    # ------------------------------------------------------------------ hot path
+    def mass_and_forces(self, q, qd, tau_d: float | None = None):
+        """M(q) and Q(q, q') together (eqs (13)-(17), corrected), sharing the products.
+
+        Q contains the drive torque, gravity, all velocity terms, the elastic force -K2 B and
+        the modal damping -C B'.  It does not contain contact forces.
+        """
+        mi = self.mi
+        th, B = q[0], q[1:]
+        thd, Bd = qd[0], qd[1:]
+        tau = self.params.tau_d if tau_d is None else tau_d
+        T4B = mi.T4 @ B                      # [i,j,k] = T4[i,j,k,l] B_l
+        T4BB = T4B @ B                       # [i,j]   = T4[i,j,k,l] B_k B_l
+        v4 = T4BB @ B                        # int (B^T H B) (H B)_i
+        T3B = mi.T3 @ B                      # [i,j]   = T3[i,j,k] B_k
+        BT3 = B @ mi.T3                      # [j,i]   = B_k T3[j,k,i]
+        M2mDB = self._M2mD @ B
+        n = self.n
+        M = np.empty((n + 1, n + 1))
+        M[0, 0] = mi.J_ob + B @ M2mDB + 0.25 * (v4 @ B)
+        m21 = mi.S_y + T3B @ B - 0.5 * (B @ BT3)
+        M[1:, 0] = m21
+        M[0, 1:] = m21
+        M[1:, 1:] = mi.M2 + B @ T4B
+        # generalized forces
+        HbarB = mi.Hbar @ B
+        Rx = mi.Rx0 - 0.5 * (B @ HbarB)
+        Ry = mi.Sbar @ B
+        s, c = math.sin(th), math.cos(th)
+        g0 = self.g0
+        T4Bd = (mi.T4 @ Bd) @ Bd             # [i,l] = T4[i,l,j,k] Bd_j Bd_k
+        Q = np.empty(n + 1)
+        Q[0] = (tau - 2.0 * thd * (Bd @ M2mDB)
+                - thd * (v4 @ Bd)
+                - Bd @ T3B @ Bd
+                + g0 * (s * Ry - c * Rx))
+        Q[1:] = (thd * thd * M2mDB - mi.K2 @ B + 0.5 * thd * thd * v4
+                 - T4Bd @ B
+                 + 2.0 * thd * (B @ (Bd @ mi.T3) - (mi.T3 @ Bd) @ B)
+                 + g0 * (s * HbarB - c * mi.Sbar)
+                 - mi.C @ Bd)
+        return M, Q
+
+    def mass_matrix(self, q) -> np.ndarray:
+        """M(q), eqs (13)-(15) (S_y corrected, T10).  Symmetric positive definite."""
+        return self.mass_and_forces(np.asarray(q, float), np.zeros(self.ndof))[0]
+
+    def generalized_forces(self, q, qd, tau_d: float | None = None) -> np.ndarray:
+        """Q(q, q'), eqs (16)-(17) corrected (T5-T9): drive, gravity, velocity, elastic, damping."""
+        return self.mass_and_forces(np.asarray(q, float), np.asarray(qd, float), tau_d)[1]
+
+    def accelerations(self, q, qd, tau_d: float | None = None) -> np.ndarray:
+        """q'' in free flight: the solution of M q'' = Q (Cholesky)."""
+        M, Q = self.mass_and_forces(q, qd, tau_d)
+        return _chol_solve(M, Q)
+
+    # ------------------------------------------------------------------ energies
+    def kinetic_energy(self, q, qd) -> float:
+        """T = 1/2 q'^T M q' (eq (8)), J."""
+        qd = np.asarray(qd, float)
+        return 0.5 * qd @ self.mass_matrix(q) @ qd
+
+    def elastic_energy(self, q) -> float:
+        """V_E = 1/2 B^T K2 B (eq (9)), J."""
+        B = np.asarray(q, float)[1:]
+        return 0.5 * B @ self.mi.K2 @ B
+
+    def gravitational_energy(self, q) -> float:
+        """V_G = -g^T W R = m g0 Y_centroid (eqs (9)-(10)), J, referred to the hinge level."""
+        q = np.asarray(q, float)
+        th, B = q[0], q[1:]
+        Rx = self.mi.Rx0 - 0.5 * (B @ self.mi.Hbar @ B)
+        Ry = self.mi.Sbar @ B
+        return self.g0 * (math.sin(th) * Rx + math.cos(th) * Ry)
+
+    def energies(self, q, qd):
+        """(T, V_E, V_G) in J."""
+        return self.kinetic_energy(q, qd), self.elastic_energy(q), self.gravitational_energy(q)
+
+    # ------------------------------------------------------------------ tip kinematics
+    def tip_floating(self, q):
+        """p_P = (L - 1/2 B^T H_L B, Phi_L B) in the floating frame, m."""
+        B = np.asarray(q, float)[1:]
+        return np.array([self.mi.L - 0.5 * (B @ self.mi.H_L @ B), self.mi.Phi_L @ B])
+
+    def tip_position(self, q) -> np.ndarray:
+        """r_P = W p_P (inertial X, Y of the tip), m."""
+        return rotation(q[0]) @ self.tip_floating(q)
+
+    def tip_jacobian(self, q) -> np.ndarray:
+        """dr_P/dq = W [I~ p_P | P_L], 2 x (N+1) (MODEL.md 5.2)."""
+        q = np.asarray(q, float)
+        B = q[1:]
+        J = np.empty((2, self.ndof))
+        J[:, 0] = _IT @ self.tip_floating(q)
+        J[0, 1:] = -(self.mi.H_L @ B)
+        J[1, 1:] = self.mi.Phi_L
+        return rotation(q[0]) @ J
+
+    def tip_velocity(self, q, qd) -> np.ndarray:
+        """r_P' = J_P q', m/s."""
+        return self.tip_jacobian(q) @ np.asarray(qd, float)
+
+    def tip_velocity_product(self, q, qd) -> np.ndarray:
+        """a_vp = J_P' q' = W[-theta'^2 p + 2 theta' I~ p' + (-B'^T H_L B', 0)] (MODEL.md 5.3), m/s^2."""
+        q, qd = np.asarray(q, float), np.asarray(qd, float)
+        B, Bd, thd = q[1:], qd[1:], qd[0]
+        p = self.tip_floating(q)
+        pd = np.array([-(B @ self.mi.H_L @ Bd), self.mi.Phi_L @ Bd])
+        a = -thd**2 * p + 2.0 * thd * (_IT @ pd) + np.array([-(Bd @ self.mi.H_L @ Bd), 0.0])
+        return rotation(q[0]) @ a
+
+    def tip_deflection(self, q) -> float:
+        """u_y(L) = Phi_L B, the tip transverse deformation in the floating frame, m."""
+        return float(self.mi.Phi_L @ np.asarray(q, float)[1:])
+
+    # ------------------------------------------------------------------ whole-beam positions
+    def station_data(self, xs):
+        """Phi(x), H(x) at stations ``xs`` (precompute once, then use :meth:`positions`)."""
+        xs = np.asarray(xs, float)
+        k = self.params.gauss_points
+        phi = mode_shapes(xs, self.mi.L, self.n, self.mi.lam)[0]
+        H = coupling_shape(xs, self.mi.L, self.n, k, self.mi.lam, self.params.foreshortening)
+        return xs, phi, H
+
+    def positions(self, q, stations) -> np.ndarray:
+        """Inertial positions (len(xs), 2) of material points, given :meth:`station_data`."""
+        xs, phi, H = stations
+        B = np.asarray(q, float)[1:]
+        px = xs - 0.5 * np.einsum("i,kij,j->k", B, H, B)
+        py = phi @ B
+        c, s = math.cos(q[0]), math.sin(q[0])
+        return np.stack([c * px - s * py, s * px + c * py], axis=-1)
+
+    # ------------------------------------------------------------------ frequencies
+    def natural_frequencies(self) -> np.ndarray:
+        """Clamped-free frequencies (rad/s): generalized eigenvalues of the quadrature K2, M2 (E5)."""
+        w2 = eigh(self.mi.K2, self.mi.M2, eigvals_only=True)
+        return np.sqrt(np.clip(w2, 0.0, None))
+
+    def pinned_free_frequencies(self) -> np.ndarray:
+        """Hinged (pinned-free) frequencies, rad/s: eig(diag(0, K2), M(q = 0)) with g = 0 (E6).
+
+        The first value is the rigid rotation (0 rad/s)."""
+        K = np.zeros((self.ndof, self.ndof))
+        K[1:, 1:] = self.mi.K2
+        w2 = eigh(K, self.mass_matrix(np.zeros(self.ndof)), eigvals_only=True)
+        return np.sqrt(np.clip(w2, 0.0, None))
+
+    # ------------------------------------------------------------------ reference route (4.3)
+    def _jtilde_nodes(self, q):
+        mi = self.mi
+        B = np.asarray(q, float)[1:]
+        HB = mi.H @ B                                   # (K, N)
+        p = np.stack([mi.x - 0.5 * HB @ B, mi.Phi @ B], axis=-1)   # (K, 2)
+        J = np.zeros((len(mi.x), 2, self.ndof))
+        J[:, 0, 0] = -p[:, 1]
+        J[:, 1, 0] = p[:, 0]
+        J[:, 0, 1:] = -HB
+        J[:, 1, 1:] = mi.Phi
+        return p, HB, J
+
+    def mass_matrix_quadrature(self, q) -> np.ndarray:
+        """M = sum_k w_k rho S J~_k^T J~_k (MODEL.md 4.3): the generic route, for checks."""
+        _, _, J = self._jtilde_nodes(q)
+        return np.einsum("k,kai,kaj->ij", self.mi.w * self.mi.rhoS, J, J)
+
+    def generalized_forces_quadrature(self, q, qd, tau_d: float | None = None) -> np.ndarray:
+        """Q by the generic route of MODEL.md 4.3 (quadrature over the nodes), for checks."""
+        mi = self.mi
+        q, qd = np.asarray(q, float), np.asarray(qd, float)
+        B, Bd, thd = q[1:], qd[1:], qd[0]
+        p, HB, J = self._jtilde_nodes(q)
+        pd = np.stack([-(HB @ Bd), mi.Phi @ Bd], axis=-1)
+        HBd = mi.H @ Bd
+        a = -thd**2 * p + 2.0 * thd * (pd @ _IT.T)
+        a[:, 0] -= HBd @ Bd
+        gloc = rotation(q[0]).T @ np.array([0.0, -self.g0])
+        ws = mi.w * mi.rhoS
+        Q = -np.einsum("k,kai,ka->i", ws, J, a) + np.einsum("k,kai,a->i", ws, J, gloc)
+        Q[1:] -= mi.K2 @ B + mi.C @ Bd
+        Q[0] += self.params.tau_d if tau_d is None else tau_d
+        return Q
+
+
+def _chol_solve(M, b):
+    L = np.linalg.cholesky(M)
+    y = np.linalg.solve(L, b)
+    return np.linalg.solve(L.T, y)

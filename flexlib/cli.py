@@ -1,0 +1,135 @@
+"""Command line: ``python -m flexlib simulate | figures | notebooks``.
+
+User errors (unknown case or model, a parameter out of range) print one line and exit 2;
+a run that stops with :class:`~flexlib.simulate.SimulationError` prints one line, still writes
+the partial JSON when ``--json`` is given, and exits 3.  No traceback is shown for either.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+from .params import RANGES, BeamParams, CoulombParams, LuGreParams, SlopeParams, SolverSettings
+
+_PARAM_CLASSES = (BeamParams, SlopeParams, CoulombParams, LuGreParams, SolverSettings)
+_PARAM_NAMES = [f.name for c in _PARAM_CLASSES for f in fields(c)]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):          # one line, exit 2, no usage dump
+        sys.stderr.write(f"flexlib: error: {message}\n")
+        raise SystemExit(2)
+
+
+def _param_value(name, text):
+    kind = RANGES[name][4]
+    if kind == "bool":
+        low = text.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"parameter {name!r} = {text!r} is invalid: valid range is True or False")
+    if isinstance(kind, tuple):
+        return text
+    try:
+        return float(text) if kind == "float" else int(float(text)) if float(text).is_integer() else float(text)
+    except ValueError:
+        raise ValueError(f"parameter {name!r} = {text!r} is not a number") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m flexlib", description="flexlib: oblique frictional impact of a "
+                "rotating flexible beam on a rigid slope (Fan et al. 2021).")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    s = sub.add_parser("simulate", help="run one model on one case and print its impacts")
+    s.add_argument("--case", default="3.2", help="paper case: 3.1 (A) or 3.2 (B); default 3.2")
+    s.add_argument("--model", default="frictionless",
+                   help="free, frictionless, hybrid_coulomb, hybrid_lugre or lugre (hyphens accepted)")
+    s.add_argument("--t-end", default="2.0", help="end time [s], default 2")
+    s.add_argument("--sample-times", default=None, help="comma-separated times [s] to sample theta, theta', tip Y")
+    s.add_argument("--json", default=None, help="write the JSON summary to this file")
+    s.add_argument("--save", default=None, help="write the full histories to this .npz file")
+    s.add_argument("--quiet", action="store_true", help="do not print the impacts table")
+    for name in _PARAM_NAMES:
+        lo, hi, _a, _b, kind, unit = RANGES[name]
+        s.add_argument("--" + name.replace("_", "-"), dest="p_" + name, default=None,
+                       help=f"{name} [{unit}]")
+    f = sub.add_parser("figures", help="regenerate every figure, claims.md and the cached studies")
+    f.add_argument("--out", default="figures", help="output folder (default figures/)")
+    f.add_argument("--only", default=None, help="comma-separated figure names (default: all)")
+    f.add_argument("--no-studies", action="store_true",
+                   help="skip the expensive studies (mode table, printed multipliers, tolerance)")
+    n = sub.add_parser("notebooks", help="re-execute every notebook in notebooks/ in place")
+    n.add_argument("paths", nargs="*", help="notebooks (default: notebooks/*.ipynb)")
+    return p
+
+
+def _cmd_simulate(a) -> int:
+    from .simulate import SimulationError, canonical_model, simulate
+    from .params import paper_case
+    overrides = {}
+    for name in _PARAM_NAMES:
+        v = getattr(a, "p_" + name)
+        if v is not None:
+            overrides[name] = _param_value(name, v)
+    sample_times = None
+    if a.sample_times:
+        try:
+            sample_times = [float(x) for x in a.sample_times.split(",") if x.strip()]
+        except ValueError:
+            raise ValueError(f"--sample-times {a.sample_times!r} is not a comma-separated list of times") from None
+    case = paper_case(a.case)
+    model = canonical_model(a.model)
+    try:
+        t_end = float(a.t_end)
+    except ValueError:
+        raise ValueError(f"parameter 't_end' = {a.t_end!r} is not a number") from None
+    if sample_times is not None and any(not (0.0 <= x <= t_end) for x in sample_times):
+        raise ValueError(f"--sample-times must lie in [0, t_end = {t_end:g}] s")
+    code = 0
+    try:
+        res = simulate(case, model, t_end, **overrides)
+    except SimulationError as err:
+        res = err.result
+        sys.stderr.write(f"flexlib: simulation stopped: {err}\n")
+        code = 3
+    if not a.quiet and res is not None:
+        fc = res.first_contact
+        print(f"flexlib {res.version}  case {res.case.name}  model {res.model}  "
+              f"t = 0..{res.t[-1]:.4g} s  ({res.stats['wall_time_s']:.2f} s wall)")
+        if fc:
+            print(f"first contact: t = {fc['t']:.6f} s, theta = {fc['theta']:.6f} rad, "
+                  f"tip deflection = {fc['tip_deflection'] * 1e3:.4f} mm")
+        print(res.impacts_table() if res.impacts else "no impacts")
+        print(f"energy: initial {res.E0:.6f} J, final {res.h['E'][-1]:.6f} J, "
+              f"audit residual max {res.audit_residual_max:.3g} J")
+        for w in res.warnings:
+            print("warning: " + w)
+    if res is not None and a.json:
+        Path(a.json).write_text(json.dumps(res.summary(sample_times), indent=1))
+    if res is not None and a.save:
+        res.save(a.save)
+    return code
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        a = parser.parse_args(argv)
+        if a.command == "simulate":
+            return _cmd_simulate(a)
+        if a.command == "figures":
+            from .figures import make_all
+            make_all(a.out, only=a.only.split(",") if a.only else None, studies=not a.no_studies)
+            return 0
+        if a.command == "notebooks":
+            from .notebooks import execute_all
+            return execute_all(a.paths or None)
+    except ValueError as err:
+        sys.stderr.write(f"flexlib: error: {err}\n")
+        return 2
+    return 0

@@ -1,0 +1,54 @@
+"""Friction laws as small pure functions (MODEL.md 8.1-8.2).
+
+Sign convention (MODEL.md 7.1, D9): the slope pushes the tip with N n + F_t t, N >= 0;
+v_t is the tip's velocity along the slope tangent t.  The friction coefficient used in the
+contact solves is the ratio c = F_t / N.
+
+LuGre is written in coefficient form (D13): sigma0 in 1/m, sigma1 and sigma2 in s/m, so that
+mu is dimensionless and F_t = -mu N (eq (69)).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["coulomb_force", "stribeck_level", "lugre_zdot", "lugre_coefficient",
+           "lugre_steady_state", "lugre_force_form_rhs"]
+
+
+def coulomb_force(direction: float, normal_force: float, mu_d: float) -> float:
+    """Coulomb slip friction F_t = -sgn(v_t) mu_d N (eq (69)); ``direction`` is sgn(v_t) or dir."""
+    return -math.copysign(1.0, direction) * mu_d * normal_force if direction != 0 else 0.0
+
+
+def stribeck_level(v, mu_d: float, mu_s: float, v_s: float):
+    """g(v) = mu_d + (mu_s - mu_d) exp(-(v / v_s)^2): the Stribeck curve (eq (68)); not gravity."""
+    return mu_d + (mu_s - mu_d) * np.exp(-(np.asarray(v) / v_s) ** 2)
+
+
+def lugre_zdot(v, z, sigma0: float, mu_d: float, mu_s: float, v_s: float):
+    """Bristle rate z' = v - sigma0 |v| z / g(v) (eq (68)), m/s."""
+    return v - sigma0 * np.abs(v) * z / stribeck_level(v, mu_d, mu_s, v_s)
+
+
+def lugre_coefficient(z, zdot, v, sigma0: float, sigma1: float, sigma2: float):
+    """mu = sigma0 z + sigma1 z' + sigma2 v (eq (68), printed 'u', typo T21)."""
+    return sigma0 * z + sigma1 * zdot + sigma2 * v
+
+
+def lugre_steady_state(v, mu_d: float, mu_s: float, v_s: float, sigma0: float, sigma2: float):
+    """Steady sliding: z_ss = sgn(v) g(v) / sigma0 and mu_ss = sgn(v) g(v) + sigma2 v."""
+    g = stribeck_level(v, mu_d, mu_s, v_s)
+    return np.sign(v) * g / sigma0, np.sign(v) * g + sigma2 * np.asarray(v)
+
+
+def lugre_force_form_rhs(v, z, sigma0, sigma1, sigma2, Fc, Fs, v_s):
+    """LuGre in force form (Canudas de Wit et al. 1995): returns (z', F).
+
+    z' = v - sigma0 |v| z / g(v), g(v) = Fc + (Fs - Fc) exp(-(v/v_s)^2),
+    F = sigma0 z + sigma1 z' + sigma2 v (the friction force opposing the motion, N).
+    """
+    g = Fc + (Fs - Fc) * math.exp(-(v / v_s) ** 2)
+    zd = v - sigma0 * abs(v) * z / g
+    return zd, sigma0 * z + sigma1 * zd + sigma2 * v

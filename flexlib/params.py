@@ -1,0 +1,308 @@
+"""Parameters of the beam, the slope, friction and the solver, with validation.
+
+Every default is MODEL.md section 2.2.  Every numeric field is checked against
+the single table :data:`RANGES` whenever it is set (at construction and on later
+assignment); a bad value raises :class:`ValueError` naming the parameter, the
+value and the valid range.
+
+The paper's two cases are returned by :func:`paper_case`: ``"3.1"`` (also
+``"A"``) and ``"3.2"`` (also ``"B"``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field, fields
+
+__all__ = [
+    "RANGES", "BeamParams", "SlopeParams", "CoulombParams", "LuGreParams",
+    "SolverSettings", "Case", "paper_case", "CASE_NAMES",
+]
+
+# name: (low, high, low_inclusive, high_inclusive, kind, unit)
+# kind is "float", "int", "bool" or a tuple of allowed strings.
+RANGES: dict[str, tuple] = {
+    # beam
+    "L": (0.0, 100.0, False, True, "float", "m"),
+    "S": (0.0, 1.0, False, True, "float", "m^2"),
+    "rho": (0.0, 1e5, False, True, "float", "kg/m^3"),
+    "E": (0.0, 1e13, False, True, "float", "Pa"),
+    "I": (0.0, 1.0, False, True, "float", "m^4"),
+    "g0": (0.0, 100.0, True, True, "float", "m/s^2"),
+    "n_modes": (1, 8, True, True, "int", "-"),
+    "axial_modes": (0, 4, True, True, "int", "-"),
+    "foreshortening": (None, None, True, True, "bool", "-"),
+    "zeta": (0.0, 1.0, True, False, "float", "-"),
+    "n_gauss": (0, 400, True, True, "int", "- (0 = automatic)"),
+    "theta0": (-math.pi, math.pi, True, True, "float", "rad"),
+    "tau_d": (-1e6, 1e6, True, True, "float", "N m"),
+    # slope and contact
+    "X1": (-100.0, 100.0, True, True, "float", "m"),
+    "alpha": (-1.5, 1.5, True, True, "float", "rad"),
+    "e": (0.0, 1.0, True, True, "float", "-"),
+    "chi": (0.0, 1e6, True, True, "float", "1/s"),
+    "beta": (0.0, 1e7, True, True, "float", "1/s"),
+    # friction
+    "mu_d": (0.0, 10.0, True, True, "float", "-"),
+    "mu_s": (0.0, 10.0, True, True, "float", "-"),
+    "Dv": (0.0, 1.0, False, True, "float", "m/s"),
+    "stick_limit": (None, None, True, True, ("default", "mu_d", "mu_s"), "-"),
+    "sigma0": (0.0, 1e9, False, True, "float", "1/m"),
+    "sigma1": (0.0, 1e6, True, True, "float", "s/m"),
+    "sigma2": (0.0, 1e6, True, True, "float", "s/m"),
+    "v_s": (0.0, 10.0, False, True, "float", "m/s"),
+    # solver
+    "rtol": (1e-14, 1e-3, True, True, "float", "-"),
+    "atol": (0.0, 1.0, False, True, "float", "-"),
+    "method": (None, None, True, True, ("DOP853", "RK45", "Radau", "BDF", "LSODA"), "-"),
+    "max_step_contact": (0.0, 1.0, False, True, "float", "s"),
+    "max_step_free": (0.0, 10.0, False, True, "float", "s"),
+    "t_cluster": (0.0, 10.0, False, True, "float", "s"),
+    "dt_rearm": (0.0, 1e-3, True, True, "float", "s"),
+    "event_cap": (10, 10_000_000, True, True, "int", "-"),
+    "multiplier_mode": (None, None, True, True, ("coupled", "printed"), "-"),
+    "dense_dt": (0.0, 1e-5, False, True, "float", "s"),
+    "interior_points": (50, 10_000, True, True, "int", "-"),
+}
+
+
+def _range_text(name: str) -> str:
+    lo, hi, lo_in, hi_in, kind, unit = RANGES[name]
+    if kind == "bool":
+        return "True or False"
+    if isinstance(kind, tuple):
+        return "one of " + ", ".join(repr(k) for k in kind)
+    left = "[" if lo_in else "("
+    right = "]" if hi_in else ")"
+    what = "an integer in " if kind == "int" else ""
+    return f"{what}{left}{lo:g}, {hi:g}{right} {unit}".rstrip()
+
+
+def check_value(name: str, value):
+    """Validate one parameter against :data:`RANGES`; return it (ints normalised)."""
+    lo, hi, lo_in, hi_in, kind, _unit = RANGES[name]
+    bad = ValueError(f"parameter {name!r} = {value!r} is invalid: valid range is {_range_text(name)}")
+    if kind == "bool":
+        if not isinstance(value, (bool,)) and value not in (0, 1):
+            raise bad
+        return bool(value)
+    if isinstance(kind, tuple):
+        if value not in kind:
+            raise bad
+        return value
+    if isinstance(value, bool):
+        raise bad
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise bad from None
+    if not math.isfinite(x):
+        raise bad
+    if kind == "int":
+        if x != int(x):
+            raise bad
+        x = int(x)
+    ok_lo = x >= lo if lo_in else x > lo
+    ok_hi = x <= hi if hi_in else x < hi
+    if not (ok_lo and ok_hi):
+        raise bad
+    return x
+
+
+class _Validated:
+    """Dataclass mixin: validate every field on assignment, then cross-field rules."""
+
+    def __setattr__(self, name, value):
+        if name in RANGES:
+            value = check_value(name, value)
+        missing = object()
+        old = getattr(self, name, missing)
+        object.__setattr__(self, name, value)
+        if getattr(self, "_ready", False):
+            try:
+                self._check_relations()
+            except ValueError:
+                if old is not missing:      # a rejected assignment leaves the object unchanged
+                    object.__setattr__(self, name, old)
+                raise
+
+    def __post_init__(self):
+        object.__setattr__(self, "_ready", True)
+        self._check_relations()
+
+    def _check_relations(self):
+        pass
+
+    def replace(self, **changes):
+        """A validated copy with some fields changed (cross-field rules apply to the result)."""
+        return dataclasses.replace(self, **changes)
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(eq=True)
+class BeamParams(_Validated):
+    """Beam, hinge and initial state (MODEL.md 2.2).  SI units.
+
+    ``n_gauss = 0`` (default) chooses ``max(40, 8 * n_modes)`` Gauss-Legendre points,
+    which is the spec's 40 for N <= 5 and at least 60 for N = 8 (MODEL.md R10).
+    ``foreshortening=False`` drops the second-order coupling term u_x = -1/2 B^T H B;
+    it exists only to demonstrate the spurious softening it causes (MODEL.md E7).
+    """
+    L: float = 1.0
+    S: float = 3.14e-4
+    rho: float = 2766.67
+    E: float = 68.952e9
+    I: float = 7.85e-9
+    g0: float = 9.81
+    n_modes: int = 3
+    axial_modes: int = 0
+    foreshortening: bool = True
+    zeta: float = 0.0
+    n_gauss: int = 0
+    theta0: float = math.pi / 4
+    tau_d: float = 0.0
+
+    @property
+    def gauss_points(self) -> int:
+        return self.n_gauss if self.n_gauss > 0 else max(40, 8 * self.n_modes)
+
+    def _check_relations(self):
+        if 0 < self.n_gauss < 2 * self.n_modes + 8:
+            raise ValueError(
+                f"parameter 'n_gauss' = {self.n_gauss} is too small for n_modes = {self.n_modes}: "
+                f"valid range is 0 (automatic) or [{2 * self.n_modes + 8}, 400]")
+
+
+@dataclass(eq=True)
+class SlopeParams(_Validated):
+    """The rigid slope through O1 = (X1, 0) inclined at alpha, and the impact/constraint constants.
+
+    ``e`` is the restitution of the velocity jump (MODEL.md 6); ``chi`` and ``beta`` are
+    the Baumgarte constants of Psi'' + 2 chi Psi' + beta^2 Psi = 0 (MODEL.md 7.2).
+    """
+    X1: float = 0.5
+    alpha: float = math.pi / 10
+    e: float = 0.0
+    chi: float = 10.0
+    beta: float = 1000.0
+
+
+@dataclass(eq=True)
+class CoulombParams(_Validated):
+    """Coulomb levels shared by every friction model (MODEL.md 8.1, 8.2).
+
+    ``mu_d`` kinetic and ``mu_s`` static coefficient (mu_s >= mu_d), ``Dv`` the stick
+    velocity threshold of the hybrid models.  ``stick_limit`` is the friction ratio of the
+    stick test: ``"default"`` means mu_d for hybrid Coulomb and mu_s for hybrid LuGre
+    (MODEL.md D10, D11).
+    """
+    mu_d: float = 0.4
+    mu_s: float = 0.5
+    Dv: float = 1e-4
+    stick_limit: str = "default"
+
+    def _check_relations(self):
+        if self.mu_s < self.mu_d:
+            raise ValueError(
+                f"parameter 'mu_s' = {self.mu_s!r} is invalid: valid range is "
+                f"[mu_d = {self.mu_d!r}, 10] (static friction must not be below kinetic friction)")
+
+
+@dataclass(eq=True)
+class LuGreParams(_Validated):
+    """LuGre bristle parameters in coefficient form (MODEL.md 8.2, D13).
+
+    mu = sigma0 z + sigma1 z' + sigma2 v_t, z' = v_t - sigma0 |v_t| z / g(v_t),
+    g(v) = mu_d + (mu_s - mu_d) exp(-(v / v_s)^2).  sigma0 in 1/m, sigma1 and sigma2 in s/m.
+    """
+    sigma0: float = 1.0e5
+    sigma1: float = 1.0e2
+    sigma2: float = 0.0
+    v_s: float = 1e-3
+
+
+@dataclass(eq=True)
+class SolverSettings(_Validated):
+    """Integrator and event settings (MODEL.md 2.2, 8.4, 8.6).
+
+    ``rtol``/``atol`` are the integrator tolerances (atol is scaled per component by the
+    simulator).  ``max_step_contact`` bounds the step in contact phases so that short
+    contacts and sign changes of v_t are not skipped.  ``dense_dt`` is the sampling step of
+    the dense output used for peak values.  ``event_cap`` bounds the events per impact
+    cluster (Zeno guard).  ``multiplier_mode="printed"`` uses the paper's decoupled
+    multipliers (eqs 37, 65, 66) instead of the coupled solve (MODEL.md 7.3, R1).
+    """
+    rtol: float = 1e-8
+    atol: float = 1e-10
+    method: str = "DOP853"
+    max_step_contact: float = 5e-5
+    max_step_free: float = 1e-2
+    t_cluster: float = 0.02
+    dt_rearm: float = 1e-9
+    event_cap: int = 10_000
+    multiplier_mode: str = "coupled"
+    dense_dt: float = 1e-5
+    interior_points: int = 50
+
+    def tightened(self, factor: float = 10.0) -> "SolverSettings":
+        """The same settings with rtol and atol divided by ``factor``."""
+        return self.replace(rtol=max(self.rtol / factor, 1e-14), atol=self.atol / factor)
+
+
+@dataclass(eq=True)
+class Case:
+    """A complete simulation case: beam, slope, friction and solver settings."""
+    name: str = "3.2"
+    beam: BeamParams = field(default_factory=BeamParams)
+    slope: SlopeParams = field(default_factory=SlopeParams)
+    coulomb: CoulombParams = field(default_factory=CoulombParams)
+    lugre: LuGreParams = field(default_factory=LuGreParams)
+    solver: SolverSettings = field(default_factory=SolverSettings)
+
+    _GROUPS = ("beam", "slope", "coulomb", "lugre", "solver")
+
+    def group_of(self, name: str) -> str:
+        for g in self._GROUPS:
+            if name in {f.name for f in fields(getattr(self, g))}:
+                return g
+        valid = sorted(n for g in self._GROUPS for n in (f.name for f in fields(getattr(self, g))))
+        raise ValueError(f"unknown parameter {name!r}; valid parameters: {', '.join(valid)}")
+
+    def with_(self, **changes) -> "Case":
+        """A copy with flat parameter changes, e.g. ``case.with_(mu_d=0.3, n_modes=4)``."""
+        per_group: dict[str, dict] = {}
+        for k, v in changes.items():
+            per_group.setdefault(self.group_of(k), {})[k] = v
+        new = {g: getattr(self, g).replace(**kw) for g, kw in per_group.items()}
+        return dataclasses.replace(self, **new)
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, **{g: getattr(self, g).as_dict() for g in self._GROUPS}}
+
+    def key(self) -> tuple:
+        """A hashable key of every parameter value (for caches)."""
+        return (self.name,) + tuple(tuple(sorted(getattr(self, g).as_dict().items())) for g in self._GROUPS)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Case":
+        return cls(name=d.get("name", "custom"),
+                   beam=BeamParams(**d["beam"]), slope=SlopeParams(**d["slope"]),
+                   coulomb=CoulombParams(**d["coulomb"]), lugre=LuGreParams(**d["lugre"]),
+                   solver=SolverSettings(**d["solver"]))
+
+
+CASE_NAMES = {"3.1": "3.1", "A": "3.1", "a": "3.1", "3.2": "3.2", "B": "3.2", "b": "3.2"}
+
+
+def paper_case(name: str = "3.2") -> Case:
+    """The paper's cases: ``"3.1"``/``"A"`` (X1 = 0.3, mu_d = 0.3, hybrid Coulomb, MODEL.md 9.1)
+    and ``"3.2"``/``"B"`` (X1 = 0.5, mu_d = 0.4, mu_s = 0.5, MODEL.md 9.2)."""
+    key = CASE_NAMES.get(str(name).strip())
+    if key is None:
+        raise ValueError(f"unknown case {name!r}; valid cases: '3.1' (or 'A'), '3.2' (or 'B')")
+    if key == "3.1":
+        # mu_s is not given for case A and is not used by hybrid Coulomb (R4): set to mu_d.
+        return Case(name="3.1", slope=SlopeParams(X1=0.3), coulomb=CoulombParams(mu_d=0.3, mu_s=0.3))
+    return Case(name="3.2")

@@ -1,0 +1,275 @@
+"""The paper's figures (MODEL.md 9.3) with one colour and line style per model everywhere.
+
+Every function takes ``results``: a dict {model id: SimulationResult} (or one result) and
+returns a Matplotlib figure.  :func:`save_figure` writes PNG and SVG and embeds how the figure
+was made (flexlib version, case parameters, tolerances) in both files' metadata.
+"""
+from __future__ import annotations
+
+import json
+
+import matplotlib
+
+matplotlib.use("Agg") if matplotlib.get_backend().lower() in ("", "agg") else None
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+__all__ = ["STYLES", "style", "save_figure", "FIGURES"]
+
+# Colour-blind safe (Okabe-Ito); each model also has its own dash pattern.
+STYLES = {
+    "hybrid_coulomb": dict(color="#0072B2", ls="-", lw=1.4, label="hybrid Coulomb"),
+    "hybrid_lugre": dict(color="#D55E00", ls="--", lw=1.4, label="hybrid LuGre"),
+    "lugre": dict(color="#009E73", ls=(0, (1, 1.2)), lw=1.8, label="unified LuGre"),
+    "frictionless": dict(color="0.55", ls="-.", lw=1.0, label="frictionless (reference)"),
+    "free": dict(color="k", ls="-", lw=1.2, label="free flight"),
+}
+ORDER = ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre", "free")
+
+
+def style(model: str) -> dict:
+    return dict(STYLES[model])
+
+
+def _as_dict(results):
+    if isinstance(results, dict):
+        return {m: results[m] for m in ORDER if m in results}
+    return {results.model: results}
+
+
+def _shade_impacts(ax, res, color="0.92"):
+    for im in res.impacts:
+        ax.axvspan(im["t_start"], max(im["t_end"], im["t_start"] + 1e-4), color=color, lw=0, zorder=0)
+
+
+def _plot_series(ax, results, key, *, window=None, contact_only=False, scale=1.0, models=None):
+    for m, r in _as_dict(results).items():
+        if models is not None and m not in models:
+            continue
+        t = r.t
+        v = np.asarray(r.h[key], float) * scale
+        if contact_only:
+            v = np.where(r.mode > 0, v, np.nan)
+        if window is not None:
+            k = (t >= window[0]) & (t <= window[1])
+            t, v = t[k], v[k]
+        ax.plot(t, v, **style(m))
+
+
+def _finish(ax, ylabel, title=None, legend=True):
+    ax.set_xlabel("time t [s]")
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.grid(True, lw=0.3, alpha=0.6)
+    if legend:
+        ax.legend(fontsize=8, loc="best")
+
+
+def first_impact_window(results, pad_before=1e-3, pad_after=2e-3):
+    """[t0, t1] covering the first impact cluster of every run (plus padding), s."""
+    rs = [r for r in _as_dict(results).values() if r.impacts]
+    if not rs:
+        return None
+    t0 = min(r.impacts[0]["t_start"] for r in rs) - pad_before
+    t1 = max(r.impacts[0]["t_end"] for r in rs) + pad_after
+    return t0, t1
+
+
+def first_impacts_window(results, n=3, pad=0.01):
+    rs = [r for r in _as_dict(results).values() if r.impacts]
+    if not rs:
+        return None
+    t0 = min(r.impacts[0]["t_start"] for r in rs) - pad
+    t1 = max(r.impacts[min(n, len(r.impacts)) - 1]["t_end"] for r in rs) + 5 * pad
+    return t0, t1
+
+
+def _simple(results, key, ylabel, title, *, scale=1.0, contact_only=False, models=None):
+    fig, ax = plt.subplots(figsize=(7, 3.6), constrained_layout=True)
+    first = next(iter(_as_dict(results).values()))
+    _shade_impacts(ax, first)
+    _plot_series(ax, results, key, scale=scale, contact_only=contact_only, models=models)
+    _finish(ax, ylabel, title)
+    return fig
+
+
+def fig_theta(results, title="Angular displacement of the beam"):
+    """Figs 2 and 4: theta(t), rad."""
+    return _simple(results, "theta", r"angle $\theta$ [rad]", title)
+
+
+def fig_theta_dot(results):
+    """Fig 5: theta'(t), rad/s."""
+    return _simple(results, "theta_dot", r"angular velocity $\dot\theta$ [rad/s]",
+                   "Angular velocity of the beam")
+
+
+def fig_tip_Y(results, title="Y displacement of the beam tip"):
+    """Figs 3 and 7: inertial Y of the tip (R11), m."""
+    return _simple(results, "tip_Y", r"tip $Y_P$ [m]", title)
+
+
+def fig_tip_Ydot(results):
+    """Fig 8: Y velocity of the tip, m/s."""
+    return _simple(results, "tip_Ydot", r"tip $\dot Y_P$ [m/s]", "Y velocity of the beam tip")
+
+
+def fig_tip_deflection(results):
+    """Fig 6: tip transverse deformation u_y(L) = Phi_L B, mm; (a) whole run, (b) first impacts."""
+    fig, axs = plt.subplots(2, 1, figsize=(7, 6), constrained_layout=True)
+    first = next(iter(_as_dict(results).values()))
+    for ax in axs:
+        _shade_impacts(ax, first)
+    _plot_series(axs[0], results, "tip_deflection", scale=1e3)
+    _finish(axs[0], r"tip deformation $u_y(L)$ [mm]", "(a) whole run")
+    w = first_impacts_window(results)
+    if w:
+        _plot_series(axs[1], results, "tip_deflection", scale=1e3, window=w)
+        axs[1].set_xlim(*w)
+    _finish(axs[1], r"tip deformation $u_y(L)$ [mm]", "(b) first three impacts", legend=False)
+    fig.suptitle("Transverse deformation of the beam tip", fontsize=11)
+    return fig
+
+
+def fig_normal_force(results):
+    """Fig 9: normal contact force N (jump impulses are not included), N."""
+    fig, axs = plt.subplots(2, 1, figsize=(7, 6), constrained_layout=True)
+    _plot_series(axs[0], results, "N")
+    _finish(axs[0], "normal force N [N]", "(a) whole run")
+    w = first_impact_window(results)
+    if w:
+        _plot_series(axs[1], results, "N", window=w)
+        axs[1].set_xlim(*w)
+    _finish(axs[1], "normal force N [N]", "(b) first impact", legend=False)
+    fig.suptitle("Impact (normal) force", fontsize=11)
+    return fig
+
+
+def fig_friction_force(results):
+    """Fig 10: friction force F_t along the slope tangent, N; (a) whole run, (b) first impact."""
+    fig, axs = plt.subplots(2, 1, figsize=(7, 6), constrained_layout=True)
+    models = [m for m in _as_dict(results) if m != "frictionless"]
+    _plot_series(axs[0], results, "F_t", models=models)
+    _finish(axs[0], r"friction force $F_t$ [N]", "(a) whole run")
+    w = first_impact_window(results)
+    if w:
+        _plot_series(axs[1], results, "F_t", window=w, models=models)
+        axs[1].set_xlim(*w)
+    _finish(axs[1], r"friction force $F_t$ [N]", "(b) first impact", legend=False)
+    fig.suptitle("Friction force", fontsize=11)
+    return fig
+
+
+def fig_energy(results):
+    """Fig 11: (a) mechanical E, (b) kinetic T, (c) elastic V_E, (d) gravitational V_G, J."""
+    fig, axs = plt.subplots(2, 2, figsize=(10, 6.5), constrained_layout=True)
+    for ax, key, lab in zip(axs.flat, ("E", "T", "V_E", "V_G"),
+                            ("(a) mechanical energy E [J]", "(b) kinetic energy T [J]",
+                             r"(c) elastic energy $V_E$ [J]", r"(d) gravitational energy $V_G$ [J]")):
+        _plot_series(ax, results, key)
+        _finish(ax, lab.split(") ", 1)[1], lab.split(" [")[0], legend=(key == "E"))
+    fig.suptitle("Energy of the beam", fontsize=11)
+    return fig
+
+
+def fig_tangential_displacement(results):
+    """Fig 12: tangential tip position s along the slope during the first impact, mm.
+
+    Stick intervals are shaded in the model's colour."""
+    fig, ax = plt.subplots(figsize=(7, 3.8), constrained_layout=True)
+    w = first_impact_window(results, pad_before=2e-4, pad_after=2e-4)
+    for m, r in _as_dict(results).items():
+        if m == "frictionless" or not r.impacts:
+            continue
+        im = r.impacts[0]
+        k = (r.t >= im["t_start"]) & (r.t <= im["t_end"]) & (r.mode > 0)
+        ax.plot(r.t[k], 1e3 * r.h["s_all"][k], **style(m))
+        for (a, b) in im["stick_intervals"]:
+            ax.axvspan(a, b, color=STYLES[m]["color"], alpha=0.15, lw=0)
+    if w:
+        ax.set_xlim(*w)
+    _finish(ax, "tangential position s [mm]",
+            "Tangential displacement of the tip along the slope, first impact (stick shaded)")
+    return fig
+
+
+def fig_tangential_velocity(results):
+    """Fig 13: tangential sliding velocity v_t in contact, m/s (NaN in flight)."""
+    fig, axs = plt.subplots(2, 1, figsize=(7, 6), constrained_layout=True)
+    models = [m for m in _as_dict(results) if m != "frictionless"]
+    _plot_series(axs[0], results, "v_t", contact_only=True, models=models)
+    _finish(axs[0], r"tangential velocity $v_t$ [m/s]", "(a) whole run (contact only)")
+    w = first_impact_window(results)
+    if w:
+        _plot_series(axs[1], results, "v_t", contact_only=True, window=w, models=models)
+        axs[1].set_xlim(*w)
+    _finish(axs[1], r"$v_t$ [m/s]", "(b) first impact", legend=False)
+    fig.suptitle("Tangential velocity of the tip during impact", fontsize=11)
+    return fig
+
+
+def fig_friction_coefficient(results):
+    """Fig 14: mu_eff = -F_t/N for the LuGre pair, (a) all impacts, (b) first impact."""
+    fig, axs = plt.subplots(2, 1, figsize=(7, 6), constrained_layout=True)
+    models = [m for m in _as_dict(results) if m in ("hybrid_lugre", "lugre")]
+    _plot_series(axs[0], results, "mu_eff", contact_only=True, models=models)
+    _finish(axs[0], r"$\mu_{eff} = -F_t/N$ [-]", "(a) all impacts")
+    w = first_impact_window(results)
+    if w:
+        _plot_series(axs[1], results, "mu_eff", contact_only=True, window=w, models=models)
+        axs[1].set_xlim(*w)
+    for ax in axs:
+        r0 = next(iter(_as_dict(results).values()))
+        mu_d, mu_s = r0.case.coulomb.mu_d, r0.case.coulomb.mu_s
+        for v, lab in ((mu_d, r"$\pm\mu_d$"), (-mu_d, None), (mu_s, r"$\pm\mu_s$"), (-mu_s, None)):
+            ax.axhline(v, color="0.4", lw=0.6, ls=":" if abs(v) == mu_s else "--", label=lab)
+    _finish(axs[1], r"$\mu_{eff}$ [-]", "(b) first impact", legend=False)
+    axs[0].legend(fontsize=8)
+    fig.suptitle("Friction coefficient during impact", fontsize=11)
+    return fig
+
+
+# name -> (function, case, models, caption)
+FIGURES = {
+    "fig02_theta_caseA": (fig_theta, "3.1", ("hybrid_coulomb",), "Fig. 2: angular displacement, case 3.1"),
+    "fig03_tipY_caseA": (fig_tip_Y, "3.1", ("hybrid_coulomb",), "Fig. 3: tip Y displacement, case 3.1"),
+    "fig04_theta": (fig_theta, "3.2", None, "Fig. 4: angular displacement"),
+    "fig05_theta_dot": (fig_theta_dot, "3.2", None, "Fig. 5: angular velocity"),
+    "fig06_tip_deflection": (fig_tip_deflection, "3.2", None, "Fig. 6: tip transverse deformation"),
+    "fig07_tipY": (fig_tip_Y, "3.2", None, "Fig. 7: tip Y displacement"),
+    "fig08_tipYdot": (fig_tip_Ydot, "3.2", None, "Fig. 8: tip Y velocity"),
+    "fig09_normal_force": (fig_normal_force, "3.2", None, "Fig. 9: impact force"),
+    "fig10_friction_force": (fig_friction_force, "3.2", None, "Fig. 10: friction force"),
+    "fig11_energy": (fig_energy, "3.2", None, "Fig. 11: energies"),
+    "fig12_tangential_displacement": (fig_tangential_displacement, "3.2", None,
+                                      "Fig. 12: tangential displacement, first impact"),
+    "fig13_tangential_velocity": (fig_tangential_velocity, "3.2", None, "Fig. 13: tangential velocity"),
+    "fig14_friction_coefficient": (fig_friction_coefficient, "3.2", None, "Fig. 14: friction coefficient"),
+}
+
+
+def provenance(results) -> dict:
+    """How a figure was made: flexlib version, case parameters, tolerances, per model."""
+    from . import __version__
+    d = {"flexlib_version": __version__, "runs": {}}
+    for m, r in _as_dict(results).items():
+        d["runs"][m] = {"case": r.case.name, "t_end": float(r.t[-1]), "params": r.case.as_dict(),
+                        "success": r.success}
+    return d
+
+
+def save_figure(fig, name: str, outdir, results=None, extra: dict | None = None):
+    """Write ``name``.png and ``name``.svg into ``outdir`` with provenance in their metadata."""
+    from pathlib import Path
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    prov = provenance(results) if results is not None else {}
+    if extra:
+        prov.update(extra)
+    text = json.dumps(prov, sort_keys=True, default=float)
+    fig.savefig(outdir / f"{name}.png", dpi=110, metadata={"Description": text, "Software": "flexlib"})
+    fig.savefig(outdir / f"{name}.svg", metadata={"Description": text, "Creator": "flexlib",
+                                                   "Date": None})
+    plt.close(fig)
+    return prov

@@ -1,0 +1,417 @@
+"""The result of a run: histories, impacts table, energy audit, JSON summary and .npz export.
+
+Histories are sampled at the integrator's step points plus a uniform grid of the dense output:
+``dense_dt`` (10 us by default) in contact phases, so that peak values are maxima of the dense
+output (not of step points), and 0.5 ms in flight.  At a velocity jump the history holds two
+samples at the same time (before and after).
+
+Energy audit (MODEL.md 11): r(t) = E(t) - [E(0) + sum of jump losses up to t + W_N + W_f - W_d + W_tau].
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["SimulationResult", "build_result", "load_result"]
+
+_FREE_DT = 5e-4
+HISTORY_KEYS = ("t", "mode", "theta", "theta_dot", "B", "B_dot", "z", "W_N", "W_f", "W_d", "W_tau",
+                "tip_X", "tip_Y", "tip_Xdot", "tip_Ydot", "tip_deflection", "T", "V_E", "V_G", "E",
+                "N", "F_t", "mu_eff", "mu_lugre", "gap", "s", "v_n", "v_t", "margin", "cond_S",
+                "jump_sum", "audit", "min_interior_gap")
+
+
+class SimulationResult:
+    """Histories (numpy arrays, one sample per row) and tables of one run.
+
+    Arrays: ``t`` [s], ``theta`` [rad], ``theta_dot`` [rad/s], ``B``/``B_dot`` (n, N) [m, m/s],
+    ``tip_X``/``tip_Y`` [m], ``tip_Xdot``/``tip_Ydot`` [m/s], ``tip_deflection`` u_y(L) [m],
+    ``T``, ``V_E``, ``V_G``, ``E`` [J], ``N``, ``F_t`` [N] (0 in flight), ``mu_eff`` = -F_t/N,
+    ``z`` [m], ``gap``, ``s`` [m], ``v_n``, ``v_t`` [m/s] (NaN in flight for the contact
+    quantities that are only meaningful in contact: ``s``, ``v_t``, ``mu_eff``), ``mode``
+    (0 FREE, 1 CONTACT, 2 STICK, 3 SLIP), the accumulators ``W_N``, ``W_f``, ``W_d``, ``W_tau``
+    [J] and the audit residual ``audit`` [J].
+
+    Tables: ``jumps`` (one dict per velocity jump), ``events``, ``stick_tests``, ``episodes``
+    and ``impacts`` (clusters of episodes, MODEL.md 8.6, with the per-impact report of 11).
+    """
+
+    def __init__(self, *, case, model, histories, jumps, events, stick_tests, episodes, impacts,
+                 warnings, success, message, stats, samples=None, version=""):
+        self.case = case
+        self.model = model
+        self.h = histories
+        self.jumps = jumps
+        self.events = events
+        self.stick_tests = stick_tests
+        self.episodes = episodes
+        self.impacts = impacts
+        self.warnings = warnings
+        self.success = success
+        self.message = message
+        self.stats = stats
+        self.samples = samples
+        self.version = version
+
+    def __getattr__(self, name):
+        h = self.__dict__.get("h")
+        if h is not None and name in h:
+            return h[name]
+        raise AttributeError(name)
+
+    def __repr__(self):
+        return (f"SimulationResult(model={self.model!r}, case={self.case.name!r}, "
+                f"t_end={self.t[-1]:.4g} s, impacts={len(self.impacts)}, success={self.success})")
+
+    # ------------------------------------------------------------------ derived numbers
+    @property
+    def E0(self) -> float:
+        return float(self.h["E"][0])
+
+    @property
+    def audit_residual_max(self) -> float:
+        """max |r(t)| over the run, J."""
+        return float(np.max(np.abs(self.h["audit"])))
+
+    @property
+    def first_contact(self):
+        """The first velocity jump: dict(t, theta, tip_deflection) or None."""
+        if not self.jumps:
+            return None
+        j = self.jumps[0]
+        return dict(t=j["t"], theta=j["theta"], tip_deflection=j["tip_deflection"])
+
+    def in_contact(self) -> np.ndarray:
+        return self.h["mode"] > 0
+
+    def window(self, t0, t1):
+        """Boolean mask of samples with t0 <= t <= t1."""
+        return (self.h["t"] >= t0) & (self.h["t"] <= t1)
+
+    def sample(self, times, key):
+        """Linear interpolation of a history at ``times`` (after a jump, the post-jump value)."""
+        t = self.h["t"]
+        idx = np.searchsorted(t, times, side="right") - 1
+        idx = np.clip(idx, 0, len(t) - 2)
+        t0, t1 = t[idx], t[idx + 1]
+        w = np.where(t1 > t0, (np.asarray(times) - t0) / np.where(t1 > t0, t1 - t0, 1.0), 0.0)
+        v = self.h[key]
+        return v[idx] * (1 - w) + v[idx + 1] * w
+
+    # ------------------------------------------------------------------ tables
+    def impacts_table(self) -> str:
+        """A readable text table of the impacts (clusters)."""
+        rows = [f"{'#':>3} {'t_start [s]':>12} {'t_end [s]':>11} {'dur [ms]':>9} {'eps':>4} "
+                f"{'v_n- [m/s]':>11} {'I [N s]':>10} {'peak N [N]':>11} {'peak|Ft| [N]':>12} "
+                f"{'E before [J]':>12} {'E after [J]':>12} {'jump [J]':>10} {'W_f [J]':>10} "
+                f"{'stick':>5} {'slip':>5}"]
+        for k, im in enumerate(self.impacts, 1):
+            rows.append(
+                f"{k:>3} {im['t_start']:>12.6f} {im['t_end']:>11.6f} {1e3 * im['duration']:>9.3f} "
+                f"{im['episodes']:>4d} {im['v_n_minus']:>11.4g} {im['impulse']:>10.4g} "
+                f"{im['peak_normal_force']:>11.4g} {im['peak_friction_force']:>12.4g} "
+                f"{im['energy_before']:>12.6f} {im['energy_after']:>12.6f} {im['jump_loss']:>10.4g} "
+                f"{im['friction_work']:>10.4g} {len(im['stick_intervals']):>5d} {len(im['slip_intervals']):>5d}")
+        return "\n".join(rows)
+
+    def summary(self, sample_times=None) -> dict:
+        """The JSON summary of the command line (names are stable; see README)."""
+        fc = self.first_contact
+        samples = None
+        if sample_times is not None:
+            st = np.asarray(sample_times, float)
+            samples = dict(t=st.tolist(), theta=self.sample(st, "theta").tolist(),
+                           theta_dot=self.sample(st, "theta_dot").tolist(),
+                           tip_y=self.sample(st, "tip_Y").tolist())
+        keep = ("t_start", "t_end", "duration", "episodes", "peak_normal_force", "peak_friction_force",
+                "energy_before", "energy_after", "jump_loss", "friction_work", "normal_work",
+                "energy_lost", "v_n_minus", "v_t_minus", "v_t_plus", "impulse", "stick_intervals",
+                "slip_intervals", "n_stick_tests", "n_stick_drift", "max_stick_ratio",
+                "min_painleve_margin", "max_cond_S")
+        return _jsonable(dict(
+            case=self.case.name, model=self.model, flexlib_version=self.version,
+            params=self.case.as_dict(), success=self.success, message=self.message,
+            first_contact=fc,
+            impacts=[{k: im[k] for k in keep} for im in self.impacts],
+            samples=samples or self.samples,
+            energy=dict(initial=self.E0, final=float(self.h["E"][-1]),
+                        audit_residual_max=self.audit_residual_max,
+                        normal_work=float(self.h["W_N"][-1]), friction_work=float(self.h["W_f"][-1]),
+                        jump_losses=float(sum(j["dE"] for j in self.jumps))),
+            warnings=self.warnings, stats=self.stats, wall_time_s=self.stats.get("wall_time_s")))
+
+    # ------------------------------------------------------------------ export
+    def save(self, path):
+        """Write the full histories and tables to ``path`` (.npz) with parameters and version."""
+        meta = dict(case=self.case.as_dict(), model=self.model, version=self.version,
+                    success=self.success, message=self.message, stats=self.stats,
+                    jumps=self.jumps, events=self.events, stick_tests=self.stick_tests,
+                    episodes=self.episodes, impacts=self.impacts, warnings=self.warnings)
+        np.savez_compressed(path, meta=np.array(json.dumps(_jsonable(meta))), **self.h)
+
+
+def load_result(path) -> SimulationResult:
+    """Read a result written by :meth:`SimulationResult.save`."""
+    from .params import Case
+    with np.load(path, allow_pickle=False) as f:
+        meta = json.loads(str(f["meta"]))
+        h = {k: f[k] for k in f.files if k != "meta"}
+    return SimulationResult(case=Case.from_dict(meta["case"]), model=meta["model"], histories=h,
+                            jumps=meta["jumps"], events=meta["events"],
+                            stick_tests=meta["stick_tests"], episodes=meta["episodes"],
+                            impacts=meta["impacts"], warnings=meta["warnings"],
+                            success=meta["success"], message=meta["message"], stats=meta["stats"],
+                            version=meta["version"])
+
+
+def _jsonable(x):
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return _jsonable(x.tolist())
+    if isinstance(x, (np.floating, float)):
+        v = float(x)
+        return v if math.isfinite(v) else None
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (np.bool_,)):
+        return bool(x)
+    return x
+
+
+# ---------------------------------------------------------------------- building
+def build_result(sim, log, *, success, message, wall0, sample_times=None) -> SimulationResult:
+    """Sample every segment, compute the derived histories, episodes, impacts and the audit."""
+    from .simulate import FREE, STICK, SLIP, CONTACT, MODE_NAMES
+    nd = sim.nd
+    bm = sim.beam
+    sol_set = sim.sol
+    cols = {k: [] for k in ("t", "y", "mode", "N", "F", "mu", "margin", "cond", "gap", "s", "v_n",
+                            "v_t", "T", "jumps_before")}
+    seg_info = []
+    n_steps = 0
+    for i_seg, (sol, d, hit, n_jumps) in enumerate(log.segments):
+        ts = sol.t
+        if len(ts) == 0:
+            continue
+        n_steps += max(len(ts) - 1, 0)
+        t0, t1 = ts[0], ts[-1]
+        dt = sol_set.dense_dt if d.mode != FREE else _FREE_DT
+        if t1 > t0 and sol.sol is not None:
+            grid = np.arange(t0, t1, dt)
+            tt = np.unique(np.concatenate((ts, grid)))
+            yy = sol.sol(tt)
+            # keep the integrator's own values at its step points (exact event states)
+            pos = np.searchsorted(tt, ts)
+            yy[:, pos] = sol.y
+        else:
+            tt, yy = ts, sol.y
+        seg_info.append((t0, t1, d, sol))
+        for j in range(len(tt)):
+            y = yy[:, j]
+            if sim.hub is None:
+                dyj, o = sim.evaluate(tt[j], y, d)
+                N_, F_, mu_, mg_, cd_, gp_, s_, vn_, vt_ = o[0], o[1], o[3], o[4], o[5], o[6], o[7], o[8], o[9]
+                qd = y[nd:2 * nd]
+                M = sim.mass_matrix(y)
+            else:
+                f = sim.forces(tt[j], y, d)
+                N_, F_, mu_, mg_, cd_, gp_, s_, vn_, vt_ = (0.0, 0.0) + (np.nan,) * 7
+                q = y[:nd].copy(); qd = y[nd:2 * nd].copy()
+                q[0], qd[0], _ = sim.hub(tt[j])
+                M = bm.mass_matrix(q)
+            cols["t"].append(tt[j]); cols["y"].append(y); cols["mode"].append(d.mode)
+            cols["N"].append(N_); cols["F"].append(F_); cols["mu"].append(mu_)
+            cols["margin"].append(mg_); cols["cond"].append(cd_)
+            cols["gap"].append(gp_); cols["s"].append(s_); cols["v_n"].append(vn_)
+            cols["v_t"].append(vt_); cols["T"].append(0.5 * qd @ M @ qd)
+            cols["jumps_before"].append(n_jumps)
+    t = np.array(cols["t"])
+    Y = np.array(cols["y"])
+    if sim.hub is not None:
+        hub = np.array([sim.hub(tk) for tk in t])
+        Y[:, 0], Y[:, nd] = hub[:, 0], hub[:, 1]
+    q, qd = Y[:, :nd], Y[:, nd:2 * nd]
+    mode = np.array(cols["mode"], dtype=np.int8)
+    h = dict(t=t, mode=mode, theta=q[:, 0].copy(), theta_dot=qd[:, 0].copy(), B=q[:, 1:].copy(),
+             B_dot=qd[:, 1:].copy(), z=Y[:, sim.iz].copy())
+    iW = sim.iW
+    h["W_N"], h["W_f"], h["W_d"], h["W_tau"] = (Y[:, iW + k].copy() for k in range(4))
+    # tip kinematics and energies, vectorised over the samples
+    mi = bm.mi
+    B, Bd, th, thd = q[:, 1:], qd[:, 1:], q[:, 0], qd[:, 0]
+    px = mi.L - 0.5 * np.einsum("ki,ij,kj->k", B, mi.H_L, B)
+    py = B @ mi.Phi_L
+    pdx = -np.einsum("ki,ij,kj->k", B, mi.H_L, Bd)
+    pdy = Bd @ mi.Phi_L
+    c, s = np.cos(th), np.sin(th)
+    vx, vy = pdx - thd * py, pdy + thd * px          # p' + theta' I~ p (floating frame)
+    h["tip_X"], h["tip_Y"] = c * px - s * py, s * px + c * py
+    h["tip_Xdot"], h["tip_Ydot"] = c * vx - s * vy, s * vx + c * vy
+    h["tip_deflection"] = py
+    h["T"] = np.array(cols["T"])
+    h["V_E"] = 0.5 * np.einsum("ki,ij,kj->k", B, mi.K2, B)
+    Rx = mi.Rx0 - 0.5 * np.einsum("ki,ij,kj->k", B, mi.Hbar, B)
+    h["V_G"] = bm.g0 * (s * Rx + c * (B @ mi.Sbar))
+    h["E"] = h["T"] + h["V_E"] + h["V_G"]
+    N = np.array(cols["N"]); F = np.array(cols["F"])
+    contact = mode > 0
+    h["N"] = np.where(contact, N, 0.0)
+    h["F_t"] = np.where(contact, F, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        h["mu_eff"] = np.where(contact & (N != 0), -F / N, np.nan)
+    h["mu_lugre"] = np.array(cols["mu"])
+    s_all, vt_all = np.array(cols["s"]), np.array(cols["v_t"])
+    h["gap"] = np.array(cols["gap"])
+    h["v_n"] = np.array(cols["v_n"])
+    h["s"] = np.where(contact, s_all, np.nan)
+    h["v_t"] = np.where(contact, vt_all, np.nan)
+    h["s_all"], h["v_t_all"] = s_all, vt_all
+    h["margin"] = np.array(cols["margin"])
+    h["cond_S"] = np.array(cols["cond"])
+    dEs = np.array([0.0] + [j["dE"] for j in log.jumps])
+    h["jump_sum"] = np.cumsum(dEs)[np.array(cols["jumps_before"], dtype=int)]
+    E0 = h["E"][0]
+    h["audit"] = h["E"] - (E0 + h["jump_sum"] + h["W_N"] + h["W_f"] - h["W_d"] + h["W_tau"])
+    # whole-beam check against the slope (MODEL.md 1.4: interior contact is out of scope)
+    warnings = list(log.warnings)
+    if sim.model != "free":
+        xs = np.linspace(0.0, bm.mi.L, sol_set.interior_points + 1)[:-1]
+        st = bm.station_data(xs)
+        xs_, phi_, H_ = st
+        ppx = xs_[None, :] - 0.5 * np.einsum("ki,jil,kl->kj", B, H_, B)
+        ppy = B @ phi_.T
+        gaps_all = ((c[:, None] * ppx - s[:, None] * ppy - sim.slope.origin[0]) * sim.slope.n[0]
+                    + (s[:, None] * ppx + c[:, None] * ppy - sim.slope.origin[1]) * sim.slope.n[1])
+        igap = gaps_all.min(axis=1)
+        h["min_interior_gap"] = igap
+        bad = np.nonzero(igap < 0.0)[0]
+        if len(bad):
+            k = bad[0]
+            gaps = sim.slope.gap_of_points(bm.positions(q[k], st))
+            kk = int(np.argmin(gaps))
+            warnings.append(
+                f"interior contact: at t = {t[k]:.6f} s the beam point x = {xs[kk]:.4f} m is "
+                f"{-gaps[kk]:.3g} m below the slope (only tip contact is modelled, MODEL.md 1.4); "
+                f"{len(bad)} samples affected")
+    else:
+        h["min_interior_gap"] = np.full(len(t), np.nan)
+    # jumps: add state info
+    jumps = []
+    for j in log.jumps:
+        jj = dict(j)
+        jumps.append(jj)
+    for jj in jumps:
+        k = int(np.searchsorted(t, jj["t"], side="left"))
+        k = min(k, len(t) - 1)
+        jj["theta"] = float(h["theta"][k])
+        jj["tip_deflection"] = float(h["tip_deflection"][k])
+        jj["E_before"] = float(h["E"][k])
+    episodes = _episodes(h, jumps, seg_info, log)
+    impacts = _clusters(episodes, sol_set.t_cluster)
+    wall = time.perf_counter() - wall0
+    stats = dict(wall_time_s=wall, n_rhs=sim.n_rhs, n_steps=n_steps, n_events=len(log.events),
+                 n_segments=len(log.segments), n_jumps=len(jumps), n_stick_tests=len(log.stick_tests),
+                 rtol=sol_set.rtol, atol=sol_set.atol, method=sol_set.method,
+                 multiplier_mode=sim.mult, n_modes=sim.case.beam.n_modes)
+    from . import __version__
+    return SimulationResult(case=sim.case, model=sim.model, histories=h, jumps=jumps,
+                            events=log.events, stick_tests=log.stick_tests, episodes=episodes,
+                            impacts=impacts, warnings=warnings, success=success, message=message,
+                            stats=stats, version=__version__)
+
+
+def _intervals(seg_info, t0, t1):
+    """Merged STICK / SLIP intervals inside [t0, t1] from the phase segments."""
+    from .simulate import STICK, SLIP
+    out = []
+    for (a, b, d, _sol) in seg_info:
+        if b < t0 or a > t1 or d.mode not in (STICK, SLIP) or b <= a:
+            continue
+        kind = "stick" if d.mode == STICK else "slip"
+        if out and out[-1]["kind"] == kind and abs(out[-1]["t1"] - a) < 1e-15 and \
+                (kind == "stick" or out[-1]["dir"] == d.dir):
+            out[-1]["t1"] = b
+        else:
+            out.append(dict(kind=kind, t0=a, t1=b, dir=d.dir))
+    return out
+
+
+def _episodes(h, jumps, seg_info, log):
+    from .simulate import FREE
+    t = h["t"]
+    free_starts = [a for (a, b, d, _s) in seg_info if d.mode == FREE]
+    eps = []
+    for i, j in enumerate(jumps):
+        ts = j["t"]
+        later = [a for a in free_starts if a >= ts]
+        nxt = jumps[i + 1]["t"] if i + 1 < len(jumps) else np.inf
+        te = min(later[0] if later else t[-1], nxt)
+        m = (t >= ts) & (t <= te)
+        k_after = int(np.nonzero(t <= te)[0][-1])
+        k_before = int(np.searchsorted(t, ts, side="left"))
+        Nm = np.where(m, h["N"], 0.0)
+        Fm = np.where(m, np.abs(h["F_t"]), 0.0)
+        ints = _intervals(seg_info, ts, te)
+        tests = [s for s in log.stick_tests if ts <= s["t"] <= te]
+        drift = [e for e in log.events if e["kind"] == "STICK-DRIFT" and ts <= e["t"] <= te]
+        marg = h["margin"][m]
+        cond = h["cond_S"][m]
+        conds = [s["cond"] for s in tests] + [c for c in cond if np.isfinite(c)]
+        eps.append(dict(
+            t_start=ts, t_end=te, duration=te - ts, v_n_minus=j["v_n_minus"], v_t_minus=j["v_t_minus"],
+            v_t_plus=j["v_t_plus"], impulse=j["impulse"], jump_loss=j["dE"],
+            peak_normal_force=float(Nm.max()), peak_friction_force=float(Fm.max()),
+            energy_before=float(h["E"][k_before]), energy_after=float(h["E"][k_after]),
+            friction_work=float(h["W_f"][k_after] - h["W_f"][k_before]),
+            normal_work=float(h["W_N"][k_after] - h["W_N"][k_before]),
+            damping_work=float(h["W_d"][k_after] - h["W_d"][k_before]),
+            stick_intervals=[(iv["t0"], iv["t1"]) for iv in ints if iv["kind"] == "stick"],
+            slip_intervals=[(iv["t0"], iv["t1"], iv["dir"]) for iv in ints if iv["kind"] == "slip"],
+            n_stick_tests=len(tests), n_stick_drift=len(drift),
+            max_stick_ratio=max([s["ratio"] for s in tests], default=float("nan")),
+            min_painleve_margin=float(np.nanmin(marg)) if np.any(np.isfinite(marg)) else float("nan"),
+            max_cond_S=max(conds, default=float("nan")),
+            micro=te <= ts))
+    return eps
+
+
+def _clusters(episodes, t_cluster):
+    groups = []
+    for e in episodes:
+        if groups and e["t_start"] - groups[-1][-1]["t_end"] < t_cluster:
+            groups[-1].append(e)
+        else:
+            groups.append([e])
+    out = []
+    for g in groups:
+        first, last = g[0], g[-1]
+        before, after = first["energy_before"], last["energy_after"]
+        out.append(dict(
+            t_start=first["t_start"], t_end=last["t_end"], duration=last["t_end"] - first["t_start"],
+            episodes=len(g), episode_list=g,
+            v_n_minus=first["v_n_minus"], v_t_minus=first["v_t_minus"], v_t_plus=first["v_t_plus"],
+            impulse=sum(e["impulse"] for e in g),
+            peak_normal_force=max(e["peak_normal_force"] for e in g),
+            peak_friction_force=max(e["peak_friction_force"] for e in g),
+            energy_before=before, energy_after=after, energy_lost=before - after,
+            jump_loss=sum(e["jump_loss"] for e in g),
+            friction_work=sum(e["friction_work"] for e in g),
+            normal_work=sum(e["normal_work"] for e in g),
+            stick_intervals=[iv for e in g for iv in e["stick_intervals"]],
+            slip_intervals=[iv for e in g for iv in e["slip_intervals"]],
+            n_stick_tests=sum(e["n_stick_tests"] for e in g),
+            n_stick_drift=sum(e["n_stick_drift"] for e in g),
+            max_stick_ratio=float(np.nanmax([e["max_stick_ratio"] for e in g]))
+            if any(np.isfinite(e["max_stick_ratio"]) for e in g) else float("nan"),
+            min_painleve_margin=float(np.nanmin([e["min_painleve_margin"] for e in g]))
+            if any(np.isfinite(e["min_painleve_margin"]) for e in g) else float("nan"),
+            max_cond_S=float(np.nanmax([e["max_cond_S"] for e in g]))
+            if any(np.isfinite(e["max_cond_S"]) for e in g) else float("nan")))
+    return out

@@ -1,0 +1,557 @@
+"""The event-driven hybrid simulator: FREE / CONTACT / STICK / SLIP (MODEL.md 8.4).
+
+Each phase is a smooth ODE integrated by :func:`scipy.integrate.solve_ivp` until its first
+terminal event; the event's action (velocity jump, stick test, z reset, ...) is applied and the
+next phase starts.  The continuous state is
+
+    y = [q (N+1), q' (N+1), z, W_N, W_f, W_d, W_tau]
+
+where z is the LuGre bristle state and W_* are the energy accumulators of MODEL.md 11.
+
+Choices where the spec is silent (also stated in the notebooks):
+
+* absolute tolerances are scaled per component: ``atol`` for q, q' and the accumulators,
+  ``atol * 1e-4`` for z (z is of order g/sigma0 = 5e-6 m);
+* the step is bounded by ``max_step_contact`` in contact phases (MODEL.md 8.2) and by
+  ``max_step_free`` in flight;
+* the Painleve margin 1 + c S12/S11 of a slip solve is watched by a terminal event at 1e-6: a
+  run that reaches it stops with :class:`SimulationError` (MODEL.md 7.4), never clipped;
+* an event at which time does not advance is allowed 50 times in a row; more stops the run.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from . import __version__, kernel
+from .beam import BeamModel
+from .contact import Slope, baumgarte_rhs, impulse_jump, tip_contact
+from .params import Case, paper_case
+from .result import SimulationResult, build_result
+
+__all__ = ["MODELS", "CONTACT_MODELS", "canonical_model", "simulate", "SimulationError",
+           "spin_up_profile", "Simulator"]
+
+MODELS = ("free", "frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
+CONTACT_MODELS = MODELS[1:]
+FRICTION_MODELS = ("hybrid_coulomb", "hybrid_lugre", "lugre")
+FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
+MODE_NAMES = {FREE: "FREE", CONTACT: "CONTACT", STICK: "STICK", SLIP: "SLIP"}
+PAINLEVE_MIN = 1e-6
+GAP_FLOOR = 1e-12      # m: re-contact threshold below a flight's starting gap when that is <= 0
+_MAX_STALLED_EVENTS = 50
+
+
+class SimulationError(RuntimeError):
+    """A run that could not continue.  ``result`` holds everything computed up to ``t``.
+
+    Attributes: ``t`` (s), ``state`` (FREE/CONTACT/STICK/SLIP), ``model``, ``cause`` and
+    ``result`` (a :class:`SimulationResult` with ``success = False``)."""
+
+    def __init__(self, message, *, t, state, model, cause, result=None):
+        super().__init__(message)
+        self.t, self.state, self.model, self.cause, self.result = t, state, model, cause, result
+
+
+def canonical_model(name: str) -> str:
+    """The canonical model id; hyphens are accepted (``hybrid-coulomb`` -> ``hybrid_coulomb``)."""
+    key = str(name).strip().lower().replace("-", "_")
+    if key not in MODELS:
+        raise ValueError(f"unknown model {name!r}; valid models: {', '.join(MODELS)}")
+    return key
+
+
+def spin_up_profile(Omega: float = 4.0, T: float = 15.0):
+    """Kane-Ryan-Banerjee (1987) spin-up: theta(t) = (Omega/T)[t^2/2 + (T/2pi)^2 (cos(2pi t/T) - 1)]
+    for t <= T, then Omega (t - T/2).  Returns a function t -> (theta, theta', theta'')."""
+    def hub(t):
+        if t <= T:
+            w = 2.0 * math.pi / T
+            th = Omega / T * (t * t / 2.0 + (math.cos(w * t) - 1.0) / (w * w))
+            thd = Omega / T * (t - math.sin(w * t) / w)
+            thdd = Omega / T * (1.0 - math.cos(w * t))
+            return th, thd, thdd
+        return Omega * (t - T / 2.0), Omega, 0.0
+    return hub
+
+
+@dataclass
+class _Disc:
+    """Discrete state of the hybrid automaton."""
+    mode: int = FREE
+    dir: float = 0.0          # Coulomb slip direction
+    s_star: float = 0.0       # stick anchor
+    armed: bool = True        # SLIP-STOP armed (|v_t| exceeded Dv in this slip phase)
+
+    def copy(self):
+        return _Disc(self.mode, self.dir, self.s_star, self.armed)
+
+
+@dataclass
+class Forces:
+    """Everything the phase equations give at one state."""
+    qdd: np.ndarray
+    N: float = 0.0
+    F: float = 0.0
+    zdot: float = 0.0
+    mu: float = float("nan")
+    margin: float = float("nan")
+    cond: float = float("nan")
+    tau: float = 0.0
+    gap: float = float("nan")
+    s: float = float("nan")
+    v_n: float = float("nan")
+    v_t: float = float("nan")
+
+
+class Simulator:
+    """One run of one model on one case.  Use :func:`simulate` unless you need the internals."""
+
+    def __init__(self, case: Case, model: str, t_end: float, *, hub_motion=None,
+                 multiplier_mode: str | None = None):
+        self.case = case
+        self.model = canonical_model(model)
+        self.t_end = float(t_end)
+        self.beam = BeamModel(case.beam)
+        self.slope = Slope.from_params(case.slope)
+        self.sol = case.solver
+        self.mult = multiplier_mode or case.solver.multiplier_mode
+        if self.mult not in ("coupled", "printed"):
+            raise ValueError(f"parameter 'multiplier_mode' = {self.mult!r} is invalid: valid range is "
+                             "one of 'coupled', 'printed'")
+        self.hub = hub_motion
+        if hub_motion is not None and self.model != "free":
+            raise ValueError("prescribed hub motion is only available with model 'free' (no slope)")
+        fr, lg = case.coulomb, case.lugre
+        if self.model in ("hybrid_lugre", "lugre") and fr.mu_s <= 0.0:
+            raise ValueError(f"parameter 'mu_s' = {fr.mu_s!r} is invalid for LuGre models: valid range "
+                             f"is (0, 10] (g(v) >= mu_s > 0 is divided by)")
+        limit = fr.stick_limit
+        if limit == "default":
+            limit = "mu_s" if self.model == "hybrid_lugre" else "mu_d"
+        self.mu_lim = fr.mu_s if limit == "mu_s" else fr.mu_d
+        self.nd = self.beam.ndof
+        nd = self.nd
+        self.iz, self.iW = 2 * nd, 2 * nd + 1
+        atol = np.full(2 * nd + 5, self.sol.atol)
+        atol[self.iz] = self.sol.atol * 1e-4
+        self.atol = atol
+        self.n_rhs = 0
+        self._setup_kernel()
+
+    # ------------------------------------------------------------------ phase equations
+    def _setup_kernel(self):
+        mi = self.beam.mi
+        n = mi.n
+        c = np.ascontiguousarray
+        self._arrs = (c(mi.M2), c(mi.M2 - mi.D), c(mi.S_y), c(mi.K2), c(mi.T3.reshape(n * n, n)),
+                      c(mi.T3.transpose(0, 2, 1).reshape(n * n, n)), c(mi.T4.reshape(n * n, n * n)),
+                      c(mi.T4.transpose(0, 2, 1, 3).reshape(n * n, n * n)), c(mi.Hbar), c(mi.Sbar),
+                      c(mi.C), c(mi.Phi_L), c(mi.H_L))
+        sp, fr, lg, b = self.case.slope, self.case.coulomb, self.case.lugre, self.case.beam
+        par = np.zeros(kernel.NPAR)
+        par[:5] = (mi.J_ob, mi.Rx0, b.g0, b.tau_d, mi.L)
+        par[5:11] = (*self.slope.n, *self.slope.t, *self.slope.origin)
+        par[11:13] = (sp.chi, sp.beta)
+        par[13:19] = (fr.mu_d, fr.mu_s, lg.sigma0, lg.sigma1, lg.sigma2, lg.v_s)
+        self._par0 = par
+        self._model_code = MODELS.index(self.model)
+        self._mult_code = 0 if self.mult == "coupled" else 1
+
+    def _par(self, d: _Disc) -> np.ndarray:
+        par = self._par0.copy()
+        par[19], par[20] = d.dir, d.s_star
+        return par
+
+    def evaluate(self, t: float, y: np.ndarray, d: _Disc):
+        """(dy/dt, out) of phase ``d`` at (t, y); out = [N, F_t, z', mu, margin, cond S, gap, s, v_n, v_t]."""
+        return kernel.phase_eval(t, y, d.mode, self._model_code, self._mult_code, self._par(d),
+                                 *self._arrs)
+
+    def mass_matrix(self, y: np.ndarray) -> np.ndarray:
+        """M(q) through the compiled kernel."""
+        nd = self.nd
+        a = self._arrs
+        return kernel.mass_forces(y[:nd], y[nd:2 * nd], self._par0, *a[:11])[0]
+
+    def forces(self, t: float, y: np.ndarray, d: _Disc) -> Forces:
+        """q'', contact forces and friction state of the phase ``d.mode`` at (t, y)."""
+        nd, bm = self.nd, self.beam
+        if self.hub is not None:
+            q = y[:nd].copy(); qd = y[nd:2 * nd].copy()
+            th, thd, thdd = self.hub(t)
+            q[0], qd[0] = th, thd
+            M, Q = bm.mass_and_forces(q, qd)
+            Bdd = np.linalg.solve(M[1:, 1:], Q[1:] - M[1:, 0] * thdd)
+            qdd = np.concatenate(([thdd], Bdd))
+            return Forces(qdd=qdd, tau=float(M[0] @ qdd - Q[0]))
+        dy, o = self.evaluate(t, y, d)
+        return Forces(qdd=dy[nd:2 * nd], N=o[0], F=o[1], zdot=o[2], mu=o[3], margin=o[4], cond=o[5],
+                      gap=o[6], s=o[7], v_n=o[8], v_t=o[9])
+
+    def rhs_for(self, d: _Disc):
+        nd, iz, iW = self.nd, self.iz, self.iW
+        if self.hub is not None:
+            def rhs_hub(t, y):
+                self.n_rhs += 1
+                f = self.forces(t, y, d)
+                dy = np.zeros_like(y)
+                dy[0] = self.hub(t)[1]
+                dy[1:nd] = y[nd + 1:2 * nd]
+                dy[nd:2 * nd] = f.qdd
+                Bd = y[nd + 1:2 * nd]
+                dy[iW + 2] = Bd @ self.beam.mi.C @ Bd
+                dy[iW + 3] = f.tau * self.hub(t)[1]
+                return dy
+            return rhs_hub
+        pe, mode, model, mult, par, arrs = (kernel.phase_eval, d.mode, self._model_code,
+                                            self._mult_code, self._par(d), self._arrs)
+
+        def rhs(t, y):
+            self.n_rhs += 1
+            return pe(t, y, mode, model, mult, par, *arrs)[0]
+        return rhs
+
+    # ------------------------------------------------------------------ events
+    def events_for(self, d: _Disc, armed_contact: bool, floor: float = 0.0):
+        evs = []
+        if self.model == "free":
+            return evs
+        if d.mode == FREE:
+            if armed_contact:
+                def contact_on(t, y):
+                    return tip_contact(self.beam, self.slope, y[:self.nd], y[self.nd:2 * self.nd]).gap - floor
+                contact_on.terminal, contact_on.direction, contact_on.kind = True, -1, "CONTACT-ON"
+                evs.append(contact_on)
+            return evs
+        f = lambda t, y: self.forces(t, y, d)
+
+        def separate(t, y):
+            return f(t, y).N
+        separate.terminal, separate.direction, separate.kind = True, -1, "SEPARATE"
+        evs.append(separate)
+        if d.mode == STICK:
+            def stick_slip(t, y):
+                r = f(t, y)
+                return self.mu_lim * r.N - abs(r.F)
+            stick_slip.terminal, stick_slip.direction, stick_slip.kind = True, -1, "STICK->SLIP"
+
+            def drift(t, y):
+                return self.case.coulomb.Dv - abs(f(t, y).v_t)
+            drift.terminal, drift.direction, drift.kind = True, -1, "STICK-DRIFT"
+            evs += [stick_slip, drift]
+        if d.mode == SLIP or (d.mode == CONTACT and self.model == "lugre"):
+            def painleve(t, y):
+                return f(t, y).margin - PAINLEVE_MIN
+            painleve.terminal, painleve.direction, painleve.kind = True, -1, "PAINLEVE"
+            evs.append(painleve)
+        if d.mode == SLIP:
+            if d.armed:
+                if self.model == "hybrid_coulomb":
+                    dirv = d.dir
+
+                    def slip_stop(t, y):
+                        return dirv * f(t, y).v_t
+                    slip_stop.direction = -1
+                else:
+                    def slip_stop(t, y):
+                        return f(t, y).v_t
+                    slip_stop.direction = 0
+                slip_stop.terminal, slip_stop.kind = True, "SLIP-STOP"
+                evs.append(slip_stop)
+            else:
+                def arm(t, y):
+                    return abs(f(t, y).v_t) - self.case.coulomb.Dv
+                arm.terminal, arm.direction, arm.kind = True, 1, "ARM"
+                evs.append(arm)
+        return evs
+
+    # ------------------------------------------------------------------ run
+    def run(self, sample_times=None) -> SimulationResult:
+        wall0 = time.perf_counter()
+        nd = self.nd
+        b = self.case.beam
+        y = np.zeros(2 * nd + 5)
+        if self.hub is not None:
+            y[0], y[nd], _ = self.hub(0.0)
+        else:
+            y[0] = b.theta0
+        t = 0.0
+        d = _Disc()
+        log = _RunLog(self)
+        if self.model != "free":
+            k0 = tip_contact(self.beam, self.slope, y[:nd], y[nd:2 * nd])
+            if k0.gap <= 0.0:
+                raise ValueError(
+                    f"the beam tip starts on or below the slope (gap {k0.gap:.4g} m): choose theta0, "
+                    f"X1 or alpha so that the initial gap is positive")
+        last_sep = -np.inf
+        stalled = 0
+        try:
+            while t < self.t_end:
+                armed_contact = (t - last_sep) >= self.sol.dt_rearm
+                t_stop = self.t_end if armed_contact or d.mode != FREE else min(self.t_end, last_sep + self.sol.dt_rearm)
+                if t_stop <= t:
+                    t_stop = min(self.t_end, t + self.sol.dt_rearm)
+                floor = 0.0
+                if d.mode == FREE and self.model != "free":
+                    # A flight that starts on or below the slope (after a separation or a
+                    # micro-impact, |gap| ~ round-off) watches gap = floor < 0 instead of gap = 0,
+                    # so that a tip that moves further in is still caught (MODEL.md 8.4, R9).
+                    g0 = tip_contact(self.beam, self.slope, y[:nd], y[nd:2 * nd]).gap
+                    floor = min(0.0, g0) - GAP_FLOOR
+                evs = self.events_for(d, armed_contact, floor)
+                max_step = self.sol.max_step_free if d.mode == FREE else self.sol.max_step_contact
+                sol = solve_ivp(self.rhs_for(d), (t, t_stop), y, method=self.sol.method,
+                                rtol=self.sol.rtol, atol=self.atol, max_step=max_step,
+                                events=evs or None, dense_output=True)
+                if sol.status == -1:
+                    log.add_segment(sol, d, None)
+                    raise _Stop(f"the integrator failed: {sol.message}", sol.t[-1], d.mode, "integrator failure")
+                fired = None
+                if sol.status == 1:
+                    hits = [(te[0], i) for i, te in enumerate(sol.t_events) if len(te)]
+                    t_hit = min(h[0] for h in hits)
+                    cands = [evs[i] for (th, i) in hits if th <= t_hit + 1e-15]
+                    kinds = [e.kind for e in cands]
+                    fired = "SEPARATE" if "SEPARATE" in kinds else kinds[0]
+                    i_f = [e.kind for e in evs].index(fired)
+                    y_hit = sol.y_events[i_f][0].copy()
+                    t_hit = sol.t_events[i_f][0]
+                log.add_segment(sol, d, (t_hit, y_hit) if fired else None)
+                if fired is None:
+                    t, y = sol.t[-1], sol.y[:, -1].copy()
+                    if t >= self.t_end:
+                        break
+                    continue
+                stalled = stalled + 1 if t_hit <= t else 0
+                self._check_stall(stalled, t_hit, d, log)
+                t, y = t_hit, y_hit
+                t, y, d, sep = self._apply(fired, t, y, d, log)
+                if sep:
+                    last_sep = t
+                log.count_event(t)
+        except _Stop as stop:
+            res = log.finish(success=False, message=stop.message, wall0=wall0, sample_times=sample_times)
+            raise SimulationError(
+                f"{self.model}: {stop.message} at t = {stop.t:.6f} s in state {MODE_NAMES[stop.mode]}"
+                f" (likely cause: {stop.cause})", t=stop.t, state=MODE_NAMES[stop.mode],
+                model=self.model, cause=stop.cause, result=res) from None
+        return log.finish(success=True, message="reached t_end", wall0=wall0, sample_times=sample_times)
+
+    def _check_stall(self, stalled, t, d, log):
+        if stalled > _MAX_STALLED_EVENTS:
+            raise _Stop(f"{stalled} events without time advancing", t, d.mode,
+                        "Zeno-like event chattering (switching rule cannot settle)")
+        if log.events_in_cluster() > self.sol.event_cap:
+            raise _Stop(f"event cap of {self.sol.event_cap} events in one impact cluster reached", t,
+                        d.mode, "chattering between states (e.g. printed multipliers, MODEL.md 13.3)")
+
+    # ------------------------------------------------------------------ actions
+    def _contact_on(self, t, y, d, log):
+        """CONTACT-ON: the velocity jump (MODEL.md 6), then ONSET."""
+        nd = self.nd
+        q, qd = y[:nd], y[nd:2 * nd]
+        M = self.beam.mass_matrix(q)
+        k = tip_contact(self.beam, self.slope, q, qd)
+        e = self.case.slope.e
+        dqd, impulse, dT = impulse_jump(M, k.Psi_q, k.v_n, e)
+        T_before = 0.5 * qd @ M @ qd
+        y = y.copy()
+        y[nd:2 * nd] = qd + dqd
+        qd2 = y[nd:2 * nd]
+        T_after = 0.5 * qd2 @ M @ qd2
+        k2 = tip_contact(self.beam, self.slope, q, qd2)
+        log.jump(t, y, dict(t=t, v_n_minus=k.v_n, v_t_minus=k.v_t, v_n_plus=k2.v_n, v_t_plus=k2.v_t,
+                            impulse=impulse, dE=dT, dT_direct=T_after - T_before, gap=k.gap))
+        y[self.iz] = 0.0
+        nd2 = self._onset(t, y, k2, log)
+        return t, y, nd2
+
+    def _onset(self, t, y, k, log):
+        """ONSET classification after a jump (MODEL.md 8.4, R6)."""
+        if k.v_n > 0.0 and self.case.slope.e > 0.0:
+            log.event(t, "ONSET", FREE, "rebound (e > 0)")
+            return _Disc(FREE)
+        if self.model in ("frictionless", "lugre"):
+            d = _Disc(CONTACT)
+            r = self.forces(t, y, d)
+            if self.model == "lugre":
+                self._check_painleve(t, r, d)
+            N = r.N
+            if N > 0.0:
+                log.event(t, "ONSET", CONTACT, f"N = {N:.4g} N")
+                return d
+            log.event(t, "ONSET", FREE, f"micro-impact: N = {N:.4g} N <= 0 after the jump")
+            return _Disc(FREE)
+        if abs(k.v_t) <= self.case.coulomb.Dv:
+            return self._stick_test(t, y, _Disc(SLIP, dir=0.0, armed=False), log, "ONSET")
+        d = _Disc(SLIP, dir=math.copysign(1.0, k.v_t), armed=True)
+        r = self.forces(t, y, d)
+        self._check_painleve(t, r, d)
+        N = r.N
+        if N > 0.0:
+            log.event(t, "ONSET", SLIP, f"|v_t| = {abs(k.v_t):.3g} m/s > Dv, dir = {d.dir:+.0f}")
+            return d
+        log.event(t, "ONSET", FREE, f"micro-impact: slip N = {N:.4g} N <= 0 after the jump")
+        return _Disc(FREE)
+
+    def _stick_test(self, t, y, slip_d: _Disc, log, why):
+        """The trial computation of seed 001 (MODEL.md 8.4): try STICK, else SLIP, else FREE."""
+        nd = self.nd
+        k = tip_contact(self.beam, self.slope, y[:nd], y[nd:2 * nd])
+        ds = _Disc(STICK, s_star=k.s)
+        r = self.forces(t, y, ds)
+        log.stick_test(t, r.N, r.F, self.mu_lim, r.cond)
+        if r.N <= 0.0:
+            log.event(t, why, FREE, f"stick test: N = {r.N:.4g} N <= 0")
+            return _Disc(FREE)
+        if abs(r.F) <= self.mu_lim * r.N:
+            log.event(t, why, STICK, f"stick test passed: |F_t|/N = {abs(r.F) / r.N:.4g} <= {self.mu_lim:g}")
+            y[self.iz] = 0.0
+            return ds
+        d = _Disc(SLIP, dir=-math.copysign(1.0, r.F) if self.model == "hybrid_coulomb" else 0.0,
+                  armed=abs(k.v_t) > self.case.coulomb.Dv)
+        rs = self.forces(t, y, d)
+        self._check_painleve(t, rs, d)
+        N = rs.N
+        if N <= 0.0:
+            log.event(t, why, FREE, f"stick test failed and slip N = {N:.4g} N <= 0")
+            return _Disc(FREE)
+        log.event(t, why, SLIP, f"stick test failed: |F_t|/N = {abs(r.F) / r.N:.4g} > {self.mu_lim:g}")
+        return d
+
+    def _check_painleve(self, t, r, d):
+        """A slip solve with margin 1 + c S12/S11 <= PAINLEVE_MIN has no consistent contact force:
+        stop (MODEL.md 7.4) instead of letting the tip fall through the slope."""
+        if self.mult == "coupled" and not (r.margin > PAINLEVE_MIN):
+            raise _Stop(f"Painleve singularity at contact onset: slip solve margin 1 + c S12/S11 = "
+                        f"{r.margin:.3g} (mu = {r.mu:.4g}, v_t = {r.v_t:.4g} m/s)", t, d.mode,
+                        "friction coefficient too large for the nearly parallel tip Jacobians "
+                        "(MODEL.md 7.4)")
+
+    def _apply(self, kind, t, y, d, log):
+        """Apply the action of a fired event.  Returns (t, y, disc, separated)."""
+        y = y.copy()
+        if kind == "CONTACT-ON":
+            t, y, d2 = self._contact_on(t, y, d, log)
+            return t, y, d2, d2.mode == FREE
+        if kind == "SEPARATE":
+            y[self.iz] = 0.0
+            log.event(t, kind, FREE, "N -> 0")
+            return t, y, _Disc(FREE), True
+        if kind == "PAINLEVE":
+            r = self.forces(t, y, d)
+            raise _Stop(f"Painleve singularity: slip solve margin 1 + c S12/S11 = {r.margin:.3g} "
+                        f"(mu = {r.mu:.4g}, v_t = {r.v_t:.4g} m/s)", t, d.mode,
+                        "friction coefficient too large for the nearly parallel tip Jacobians "
+                        "(MODEL.md 7.4)")
+        if kind == "ARM":
+            d2 = d.copy(); d2.armed = True
+            return t, y, d2, False
+        if kind == "STICK->SLIP":
+            r = self.forces(t, y, d)
+            d2 = _Disc(SLIP, armed=False)
+            if self.model == "hybrid_coulomb":
+                d2.dir = -math.copysign(1.0, r.F)
+            else:
+                y[self.iz] = -r.F / (r.N * self.case.lugre.sigma0)
+            log.event(t, kind, SLIP, f"|F_t| = mu_lim N = {abs(r.F):.4g} N")
+            return t, y, d2, False
+        if kind == "STICK-DRIFT":
+            r = self.forces(t, y, d)
+            d2 = _Disc(SLIP, dir=math.copysign(1.0, r.v_t), armed=True)
+            if self.model == "hybrid_lugre":
+                y[self.iz] = -r.F / (r.N * self.case.lugre.sigma0)
+            log.warn(f"t = {t:.6f} s: STICK-DRIFT (|v_t| = {abs(r.v_t):.3g} m/s > Dv while sticking): "
+                     "switched to SLIP")
+            log.event(t, kind, SLIP, "|v_t| > Dv in STICK")
+            return t, y, d2, False
+        if kind == "SLIP-STOP":
+            d2 = self._stick_test(t, y, d, log, "SLIP-STOP")
+            if d2.mode == STICK:
+                y[self.iz] = 0.0
+            return t, y, d2, d2.mode == FREE
+        raise AssertionError(kind)
+
+
+class _Stop(Exception):
+    def __init__(self, message, t, mode, cause):
+        super().__init__(message)
+        self.message, self.t, self.mode, self.cause = message, t, mode, cause
+
+
+class _RunLog:
+    """Collects segments, jumps and events during a run; builds the result at the end."""
+
+    def __init__(self, sim: Simulator):
+        self.sim = sim
+        self.segments = []
+        self.jumps = []
+        self.events = []
+        self.stick_tests = []
+        self.warnings = []
+        self._cluster_start_events = 0
+        self._n_events = 0
+        self._last_contact_end = -np.inf
+
+    def add_segment(self, sol, d, hit):
+        self.segments.append((sol, d.copy(), hit, len(self.jumps)))
+
+    def jump(self, t, y, info):
+        if t - self._last_contact_end > self.sim.sol.t_cluster:
+            self._cluster_start_events = self._n_events
+        self.jumps.append(info)
+
+    def event(self, t, kind, to_mode, detail):
+        self.events.append(dict(t=t, kind=kind, to=MODE_NAMES[to_mode], detail=detail))
+        if to_mode == FREE:
+            self._last_contact_end = t
+
+    def stick_test(self, t, N, F, mu_lim, cond):
+        self.stick_tests.append(dict(t=t, N=N, F_t=F, ratio=abs(F) / N if N > 0 else float("nan"),
+                                     mu_lim=mu_lim, cond=cond))
+
+    def warn(self, msg):
+        self.warnings.append(msg)
+
+    def count_event(self, t):
+        self._n_events += 1
+
+    def events_in_cluster(self):
+        return self._n_events - self._cluster_start_events
+
+    def finish(self, *, success, message, wall0, sample_times):
+        return build_result(self.sim, self, success=success, message=message, wall0=wall0,
+                            sample_times=sample_times)
+
+
+def simulate(case="3.2", model: str = "frictionless", t_end: float = 2.0, *,
+             hub_motion=None, multiplier_mode: str | None = None, sample_times=None,
+             **overrides) -> SimulationResult:
+    """Simulate ``model`` on ``case`` over [0, t_end] s.
+
+    ``case`` is a :class:`~flexlib.params.Case` or a paper case name (``"3.1"``/``"A"``,
+    ``"3.2"``/``"B"``); ``overrides`` are flat parameter changes (``mu_d=0.45, n_modes=4``).
+    ``model`` is one of ``free`` (no slope), ``frictionless``, ``hybrid_coulomb``,
+    ``hybrid_lugre``, ``lugre`` (hyphens accepted).  ``hub_motion`` (model ``free`` only) is a
+    function t -> (theta, theta', theta'') that prescribes the hub angle.
+
+    Raises :class:`SimulationError` (carrying the partial result) when the run cannot continue.
+    """
+    if not isinstance(case, Case):
+        case = paper_case(case)
+    if overrides:
+        case = case.with_(**overrides)
+    try:
+        t_end = float(t_end)
+    except (TypeError, ValueError):
+        raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is (0, 1000] s") from None
+    if not (math.isfinite(t_end) and 0.0 < t_end <= 1000.0):
+        raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is (0, 1000] s")
+    sim = Simulator(case, model, t_end, hub_motion=hub_motion, multiplier_mode=multiplier_mode)
+    return sim.run(sample_times=sample_times)

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Regenerate every figure in figures/ (the paper's Figs 2-14 and the extra ones).
+#
+#   bash scripts/figures.sh [more arguments for `python -m flexlib figures`]
+#
+# Installs flexlib[notebooks] into .venv first (see scripts/_venv.sh), so that afterwards
+# `.venv/bin/jupyter lab notebooks/` works too.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
+flexlib_venv "notebooks"
+exec "$VENV_PY" -m flexlib figures "$@"
