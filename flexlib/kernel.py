@@ -27,47 +27,167 @@ NPAR = 22
 NOUT = 10
 
 
+def _mv(A, x):
+    m, n = A.shape
+    r = np.empty(m)
+    for i in range(m):
+        acc = 0.0
+        for j in range(n):
+            acc += A[i, j] * x[j]
+        r[i] = acc
+    return r
+
+
+def _vv(a, b):
+    acc = 0.0
+    for i in range(a.shape[0]):
+        acc += a[i] * b[i]
+    return acc
+
+
+def _vm(x, A):
+    m, n = A.shape
+    r = np.zeros(n)
+    for i in range(m):
+        for j in range(n):
+            r[j] += x[i] * A[i, j]
+    return r
+
 def mass_forces(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C):
-    """M(q) and Q(q, q') (no contact forces): eqs (13)-(17) corrected, tensor form."""
+    """M(q) and Q(q, q') (no contact forces): eqs (13)-(17) corrected, tensor form (loops)."""
     n = q.shape[0] - 1
-    B = q[1:].copy()
-    Bd = qd[1:].copy()
     th = q[0]
     thd = qd[0]
     J_ob, Rx0, g0, tau = par[0], par[1], par[2], par[3]
-    BB = np.outer(B, B).ravel()
-    T4BB = np.dot(T4r, BB).reshape(n, n)          # int (B^T H B) H_ij   [i,j]
-    P = np.dot(T4pr, BB).reshape(n, n)            # int (H B)_i (H B)_m
-    v4 = np.dot(T4BB, B)                          # int (B^T H B)(H B)_i
-    T3B = np.dot(T3r, B).reshape(n, n)            # [i,j] = T3[i,j,k] B_k
-    BT3 = np.dot(T3tr, B).reshape(n, n)           # [j,i] = T3[j,k,i] B_k
-    M2mDB = np.dot(M2mD, B)
+    nn = n * n
+    # T4BB = T4 : BB, P = T4' : BB, T4dd = T4 : BdBd   (n x n, row-major in flat arrays)
+    T4BB = np.zeros(nn)
+    P = np.zeros(nn)
+    T4dd = np.zeros(nn)
+    for r in range(nn):
+        a1 = 0.0
+        a2 = 0.0
+        a3 = 0.0
+        for k in range(n):
+            bk = q[1 + k]
+            dk = qd[1 + k]
+            for l in range(n):
+                c1 = T4r[r, k * n + l]
+                a1 += c1 * bk * q[1 + l]
+                a2 += T4pr[r, k * n + l] * bk * q[1 + l]
+                a3 += c1 * dk * qd[1 + l]
+        T4BB[r] = a1
+        P[r] = a2
+        T4dd[r] = a3
+    # T3B[i,j] = T3r[i*n+j] . B ; BT3[j,i] = T3tr[j*n+i] . B ; same with Bd
+    T3B = np.zeros(nn)
+    BT3 = np.zeros(nn)
+    T3d = np.zeros(nn)
+    BdT3 = np.zeros(nn)
+    for r in range(nn):
+        a1 = 0.0
+        a2 = 0.0
+        a3 = 0.0
+        a4 = 0.0
+        for k in range(n):
+            a1 += T3r[r, k] * q[1 + k]
+            a2 += T3tr[r, k] * q[1 + k]
+            a3 += T3r[r, k] * qd[1 + k]
+            a4 += T3tr[r, k] * qd[1 + k]
+        T3B[r] = a1
+        BT3[r] = a2
+        T3d[r] = a3
+        BdT3[r] = a4
     M = np.empty((n + 1, n + 1))
-    M[0, 0] = J_ob + np.dot(B, M2mDB) + 0.25 * np.dot(v4, B)
-    m21 = S_y + np.dot(T3B, B) - 0.5 * np.dot(B, BT3)
-    for i in range(n):
-        M[i + 1, 0] = m21[i]
-        M[0, i + 1] = m21[i]
-        for j in range(n):
-            M[i + 1, j + 1] = M2[i, j] + P[i, j]
-    HbarB = np.dot(Hbar, B)
-    Rx = Rx0 - 0.5 * np.dot(B, HbarB)
-    Ry = np.dot(Sbar, B)
+    Q = np.empty(n + 1)
     s = math.sin(th)
     c = math.cos(th)
-    T4dd = np.dot(T4r, np.outer(Bd, Bd).ravel()).reshape(n, n)
-    T3d = np.dot(T3r, Bd).reshape(n, n)           # [i,l] = T3[i,l,k] Bd_k
-    BdT3 = np.dot(T3tr, Bd).reshape(n, n)         # [j,i] = T3[j,k,i] Bd_k
-    Q = np.empty(n + 1)
-    Q[0] = (tau - 2.0 * thd * np.dot(Bd, M2mDB) - thd * np.dot(v4, Bd)
-            - np.dot(Bd, np.dot(T3B, Bd)) + g0 * (s * Ry - c * Rx))
-    QB = (thd * thd * M2mDB - np.dot(K2, B) + 0.5 * thd * thd * v4 - np.dot(T4dd, B)
-          + 2.0 * thd * (np.dot(B, BdT3) - np.dot(T3d, B))
-          + g0 * (s * HbarB - c * Sbar) - np.dot(C, Bd))
+    BMB = 0.0
+    v4B = 0.0
+    BdMB = 0.0
+    v4Bd = 0.0
+    BdT3BBd = 0.0
+    BHB = 0.0
+    Ry = 0.0
     for i in range(n):
-        Q[i + 1] = QB[i]
+        bi = q[1 + i]
+        di = qd[1 + i]
+        m2b = 0.0
+        v4i = 0.0
+        t3bb = 0.0
+        bt3 = 0.0
+        hb = 0.0
+        k2b = 0.0
+        t4ddb = 0.0
+        bbdt3 = 0.0
+        t3db = 0.0
+        cbd = 0.0
+        t3bbd_i = 0.0
+        for j in range(n):
+            bj = q[1 + j]
+            dj = qd[1 + j]
+            m2b += M2mD[i, j] * bj
+            v4i += T4BB[i * n + j] * bj
+            t3bb += T3B[i * n + j] * bj
+            bt3 += bj * BT3[j * n + i]
+            hb += Hbar[i, j] * bj
+            k2b += K2[i, j] * bj
+            t4ddb += T4dd[i * n + j] * bj
+            bbdt3 += bj * BdT3[j * n + i]
+            t3db += T3d[i * n + j] * bj
+            cbd += C[i, j] * dj
+            t3bbd_i += T3B[i * n + j] * dj
+            M[i + 1, j + 1] = M2[i, j] + P[i * n + j]
+        m21 = S_y[i] + t3bb - 0.5 * bt3
+        M[i + 1, 0] = m21
+        M[0, i + 1] = m21
+        BMB += bi * m2b
+        v4B += v4i * bi
+        BdMB += di * m2b
+        v4Bd += v4i * di
+        BdT3BBd += di * t3bbd_i
+        BHB += bi * hb
+        Ry += Sbar[i] * bi
+        Q[i + 1] = (thd * thd * m2b - k2b + 0.5 * thd * thd * v4i - t4ddb
+                    + 2.0 * thd * (bbdt3 - t3db) + g0 * (s * hb - c * Sbar[i]) - cbd)
+    M[0, 0] = J_ob + BMB + 0.25 * v4B
+    Rx = Rx0 - 0.5 * BHB
+    Q[0] = tau - 2.0 * thd * BdMB - thd * v4Bd - BdT3BBd + g0 * (s * Ry - c * Rx)
     return M, Q
 
+
+def _solve(A, b):
+    """Gaussian elimination with partial pivoting; b 1-D or 2-D."""
+    n = A.shape[0]
+    M = A.copy()
+    if b.ndim == 1:
+        X = b.copy().reshape(n, 1)
+    else:
+        X = b.copy()
+    m = X.shape[1]
+    for k in range(n):
+        p = k
+        for i in range(k + 1, n):
+            if abs(M[i, k]) > abs(M[p, k]):
+                p = i
+        if p != k:
+            for j in range(n):
+                M[k, j], M[p, j] = M[p, j], M[k, j]
+            for j in range(m):
+                X[k, j], X[p, j] = X[p, j], X[k, j]
+        for i in range(k + 1, n):
+            f = M[i, k] / M[k, k]
+            for j in range(k, n):
+                M[i, j] -= f * M[k, j]
+            for j in range(m):
+                X[i, j] -= f * X[k, j]
+    for k in range(n - 1, -1, -1):
+        for j in range(m):
+            v = X[k, j]
+            for i in range(k + 1, n):
+                v -= M[k, i] * X[i, j]
+            X[k, j] = v / M[k, k]
+    return X
 
 def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar,
                Sbar, C, Phi_L, H_L):
@@ -81,12 +201,12 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
     M, Q = mass_forces(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C)
     dy = np.zeros(y.shape[0])
     Bd = qd[1:].copy()
-    dy[iz + 3] = np.dot(Bd, np.dot(C, Bd))
+    dy[iz + 3] = _vv(Bd, _mv(C, Bd))
     dy[iz + 4] = par[3] * qd[0]
     for i in range(nd):
         dy[i] = qd[i]
     if model == 0:
-        qdd = np.linalg.solve(M, Q)
+        qdd = _solve(M, Q).ravel()
         for i in range(nd):
             dy[nd + i] = qdd[i]
         out[0] = 0.0
@@ -98,9 +218,9 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
     B = q[1:].copy()
     th = q[0]
     thd = qd[0]
-    HLB = np.dot(H_L, B)
-    px = L - 0.5 * np.dot(B, HLB)
-    py = np.dot(Phi_L, B)
+    HLB = _mv(H_L, B)
+    px = L - 0.5 * _vv(B, HLB)
+    py = _vv(Phi_L, B)
     c = math.cos(th)
     s_ = math.sin(th)
     nfx = c * nx + s_ * ny
@@ -125,43 +245,43 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
         X[i, 0] = Q[i]
         X[i, 1] = Pq[i]
         X[i, 2] = Gq[i]
-    v_n = np.dot(Pq, qd)
-    v_t = np.dot(Gq, qd)
+    v_n = _vv(Pq, qd)
+    v_t = _vv(Gq, qd)
     out[6] = gap
     out[7] = sc
     out[8] = v_n
     out[9] = v_t
     if mode == 0:
-        qdd = np.linalg.solve(M, Q)
+        qdd = _solve(M, Q).ravel()
         for i in range(nd):
             dy[nd + i] = qdd[i]
         out[0] = 0.0
         out[1] = 0.0
         return dy, out
-    pdx = -np.dot(HLB, Bd)
-    pdy = np.dot(Phi_L, Bd)
-    ax = -thd * thd * px - 2.0 * thd * pdy - np.dot(Bd, np.dot(H_L, Bd))
+    pdx = -_vv(HLB, Bd)
+    pdy = _vv(Phi_L, Bd)
+    ax = -thd * thd * px - 2.0 * thd * pdy - _vv(Bd, _mv(H_L, Bd))
     ay = -thd * thd * py + 2.0 * thd * pdx
     gam_n = -(nfx * ax + nfy * ay)
     gam_t = -(tfx * ax + tfy * ay)
     chi, beta = par[11], par[12]
     gn = gam_n - 2.0 * chi * v_n - beta * beta * gap
-    Xs = np.linalg.solve(M, X)
+    Xs = _solve(M, X)
     a = Xs[:, 0].copy()
     mP = Xs[:, 1].copy()
     mG = Xs[:, 2].copy()
-    s11 = np.dot(Pq, mP)
-    r1 = gn - np.dot(Pq, a)
+    s11 = _vv(Pq, mP)
+    r1 = gn - _vv(Pq, a)
     N = 0.0
     F = 0.0
     if mode == 1 and model == 1:
         N = r1 / s11
     elif mode == 2:
         gt = gam_t - 2.0 * chi * v_t - beta * beta * (sc - par[20])
-        s12 = np.dot(Pq, mG)
-        s21 = np.dot(Gq, mP)
-        s22 = np.dot(Gq, mG)
-        r2 = gt - np.dot(Gq, a)
+        s12 = _vv(Pq, mG)
+        s21 = _vv(Gq, mP)
+        s22 = _vv(Gq, mG)
+        r2 = gt - _vv(Gq, a)
         if mult == 1:
             N = r1 / s11
             F = r2 / s22
@@ -192,7 +312,7 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
             out[3] = mu
             dy[iz] = zd
             cf = -mu
-        s12 = np.dot(Pq, mG)
+        s12 = _vv(Pq, mG)
         if mult == 1:
             N = r1 / s11
             out[4] = 1.0 + cf * s12 / s11
@@ -209,6 +329,26 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
     out[0] = N
     out[1] = F
     return dy, out
+
+
+def phase_eval_many(ts, Y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar,
+                    Sbar, C, Phi_L, H_L):
+    """``out`` and the kinetic energy at every row of ``Y`` (samples of one phase)."""
+    m = ts.shape[0]
+    outs = np.empty((m, NOUT))
+    T = np.empty(m)
+    nd = (Y.shape[1] - 5) // 2
+    for k in range(m):
+        y = Y[k].copy()
+        dy, o = phase_eval(ts[k], y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r,
+                           T4pr, Hbar, Sbar, C, Phi_L, H_L)
+        for j in range(NOUT):
+            outs[k, j] = o[j]
+        M, Q = mass_forces(y[:nd].copy(), y[nd:2 * nd].copy(), par, M2, M2mD, S_y, K2, T3r, T3tr,
+                           T4r, T4pr, Hbar, Sbar, C)
+        qd = y[nd:2 * nd].copy()
+        T[k] = 0.5 * np.dot(qd, np.dot(M, qd))
+    return outs, T
 
 
 # Event functions (MODEL.md 8.4).  Index, name, direction of the zero crossing that counts.
@@ -244,7 +384,12 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
     if _nb is not None:
         # phase_eval calls the module-global mass_forces, which numba resolves to the
         # compiled version at compile time.
+        _mv = _nb.njit(cache=True)(_mv)
+        _vv = _nb.njit(cache=True)(_vv)
+        _vm = _nb.njit(cache=True)(_vm)
+        _solve = _nb.njit(cache=True)(_solve)
         mass_forces = _nb.njit(cache=True)(mass_forces)
         phase_eval = _nb.njit(cache=True)(phase_eval)
         event_values = _nb.njit(cache=True)(event_values)
+        phase_eval_many = _nb.njit(cache=True)(phase_eval_many)
         COMPILED = True

@@ -54,7 +54,7 @@ RANGES: dict[str, tuple] = {
     # solver
     "rtol": (1e-14, 1e-3, True, True, "float", "-"),
     "atol": (0.0, 1.0, False, True, "float", "-"),
-    "method": (None, None, True, True, ("DOP853", "RK45", "Radau", "BDF", "LSODA"), "-"),
+    "method": (None, None, True, True, ("DOP853", "DOP853-scipy", "RK45", "Radau", "BDF", "LSODA"), "-"),
     "max_step_contact": (0.0, 1.0, False, True, "float", "s"),
     "max_step_free": (0.0, 10.0, False, True, "float", "s"),
     "t_cluster": (0.0, 10.0, False, True, "float", "s"),
@@ -228,7 +228,9 @@ class SolverSettings(_Validated):
     """Integrator and event settings (MODEL.md 2.2, 8.4, 8.6).
 
     ``rtol``/``atol`` are the integrator tolerances (atol is scaled per component by the
-    simulator).  ``max_step_contact`` bounds the step in contact phases so that short
+    simulator).  ``method="DOP853"`` uses flexlib's compiled copy of scipy's DOP853
+    (:mod:`flexlib.integrator`) when numba is available; ``"DOP853-scipy"`` and the other names
+    use :func:`scipy.integrate.solve_ivp` (slower, for cross-checks).  ``max_step_contact`` bounds the step in contact phases so that short
     contacts and sign changes of v_t are not skipped.  ``dense_dt`` is the sampling step of
     the dense output used for peak values.  ``event_cap`` bounds the events per impact
     cluster (Zeno guard).  ``multiplier_mode="printed"`` uses the paper's decoupled

@@ -37,6 +37,14 @@ def _as_dict(results):
     return {results.model: results}
 
 
+def _reference(results):
+    """The run whose impacts are shaded: unified LuGre if present (it runs to t_end)."""
+    d = _as_dict(results)
+    for m in ("lugre", "hybrid_lugre", "hybrid_coulomb", "frictionless", "free"):
+        if m in d:
+            return d[m]
+
+
 def _shade_impacts(ax, res, color="0.92"):
     for im in res.impacts:
         ax.axvspan(im["t_start"], max(im["t_end"], im["t_start"] + 1e-4), color=color, lw=0, zorder=0)
@@ -53,7 +61,10 @@ def _plot_series(ax, results, key, *, window=None, contact_only=False, scale=1.0
         if window is not None:
             k = (t >= window[0]) & (t <= window[1])
             t, v = t[k], v[k]
-        ax.plot(t, v, **style(m))
+        st = style(m)
+        if not r.success:
+            st["label"] += f" (run stopped at {r.t[-1]:.3f} s)"
+        ax.plot(t, v, **st)
 
 
 def _finish(ax, ylabel, title=None, legend=True):
@@ -87,8 +98,7 @@ def first_impacts_window(results, n=3, pad=0.01):
 
 def _simple(results, key, ylabel, title, *, scale=1.0, contact_only=False, models=None):
     fig, ax = plt.subplots(figsize=(7, 3.6), constrained_layout=True)
-    first = next(iter(_as_dict(results).values()))
-    _shade_impacts(ax, first)
+    _shade_impacts(ax, _reference(results))
     _plot_series(ax, results, key, scale=scale, contact_only=contact_only, models=models)
     _finish(ax, ylabel, title)
     return fig
@@ -118,9 +128,8 @@ def fig_tip_Ydot(results):
 def fig_tip_deflection(results):
     """Fig 6: tip transverse deformation u_y(L) = Phi_L B, mm; (a) whole run, (b) first impacts."""
     fig, axs = plt.subplots(2, 1, figsize=(7, 6), constrained_layout=True)
-    first = next(iter(_as_dict(results).values()))
     for ax in axs:
-        _shade_impacts(ax, first)
+        _shade_impacts(ax, _reference(results))
     _plot_series(axs[0], results, "tip_deflection", scale=1e3)
     _finish(axs[0], r"tip deformation $u_y(L)$ [mm]", "(a) whole run")
     w = first_impacts_window(results)

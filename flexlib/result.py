@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import kernel
+
 __all__ = ["SimulationResult", "build_result", "load_result"]
 
 _FREE_DT = 5e-4
@@ -192,8 +194,7 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
     nd = sim.nd
     bm = sim.beam
     sol_set = sim.sol
-    cols = {k: [] for k in ("t", "y", "mode", "N", "F", "mu", "margin", "cond", "gap", "s", "v_n",
-                            "v_t", "T", "jumps_before")}
+    cols = {k: [] for k in ("t", "y", "mode", "out", "T", "jumps_before")}
     seg_info = []
     n_steps = 0
     for i_seg, (sol, d, hit, n_jumps) in enumerate(log.segments):
@@ -213,27 +214,27 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
         else:
             tt, yy = ts, sol.y
         seg_info.append((t0, t1, d, sol))
-        for j in range(len(tt)):
-            y = yy[:, j]
-            if sim.hub is None:
-                dyj, o = sim.evaluate(tt[j], y, d)
-                N_, F_, mu_, mg_, cd_, gp_, s_, vn_, vt_ = o[0], o[1], o[3], o[4], o[5], o[6], o[7], o[8], o[9]
-                qd = y[nd:2 * nd]
-                M = sim.mass_matrix(y)
-            else:
-                f = sim.forces(tt[j], y, d)
-                N_, F_, mu_, mg_, cd_, gp_, s_, vn_, vt_ = (0.0, 0.0) + (np.nan,) * 7
-                q = y[:nd].copy(); qd = y[nd:2 * nd].copy()
+        if sim.hub is None:
+            par = sim._par(d)
+            outs, Tk = kernel.phase_eval_many(np.ascontiguousarray(tt), np.ascontiguousarray(yy.T),
+                                              d.mode, sim._model_code, sim._mult_code, par, *sim._arrs)
+        else:
+            outs = np.full((len(tt), kernel.NOUT), np.nan)
+            outs[:, :2] = 0.0
+            Tk = np.empty(len(tt))
+            for j in range(len(tt)):
+                q = yy[:nd, j].copy(); qd = yy[nd:2 * nd, j].copy()
                 q[0], qd[0], _ = sim.hub(tt[j])
-                M = bm.mass_matrix(q)
-            cols["t"].append(tt[j]); cols["y"].append(y); cols["mode"].append(d.mode)
-            cols["N"].append(N_); cols["F"].append(F_); cols["mu"].append(mu_)
-            cols["margin"].append(mg_); cols["cond"].append(cd_)
-            cols["gap"].append(gp_); cols["s"].append(s_); cols["v_n"].append(vn_)
-            cols["v_t"].append(vt_); cols["T"].append(0.5 * qd @ M @ qd)
-            cols["jumps_before"].append(n_jumps)
-    t = np.array(cols["t"])
-    Y = np.array(cols["y"])
+                Tk[j] = 0.5 * qd @ bm.mass_matrix(q) @ qd
+        cols["t"].append(tt); cols["y"].append(yy.T); cols["mode"].append(np.full(len(tt), d.mode))
+        cols["out"].append(outs); cols["T"].append(Tk)
+        cols["jumps_before"].append(np.full(len(tt), n_jumps))
+    t = np.concatenate(cols["t"])
+    Y = np.concatenate(cols["y"])
+    O = np.concatenate(cols["out"])
+    cols = dict(mode=np.concatenate(cols["mode"]), T=np.concatenate(cols["T"]),
+                jumps_before=np.concatenate(cols["jumps_before"]), N=O[:, 0], F=O[:, 1], mu=O[:, 3],
+                margin=O[:, 4], cond=O[:, 5], gap=O[:, 6], s=O[:, 7], v_n=O[:, 8], v_t=O[:, 9])
     if sim.hub is not None:
         hub = np.array([sim.hub(tk) for tk in t])
         Y[:, 0], Y[:, nd] = hub[:, 0], hub[:, 1]
@@ -327,11 +328,13 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
                             stats=stats, version=__version__)
 
 
-def _intervals(seg_info, t0, t1):
-    """Merged STICK / SLIP intervals inside [t0, t1] from the phase segments."""
+def _intervals(seg_info, starts, t0, t1):
+    """Merged STICK / SLIP intervals inside [t0, t1] from the phase segments (sorted by start)."""
     from .simulate import STICK, SLIP
     out = []
-    for (a, b, d, _sol) in seg_info:
+    i0 = max(int(np.searchsorted(starts, t0, side="left")) - 1, 0)
+    i1 = int(np.searchsorted(starts, t1, side="right"))
+    for (a, b, d, _sol) in seg_info[i0:i1]:
         if b < t0 or a > t1 or d.mode not in (STICK, SLIP) or b <= a:
             continue
         kind = "stick" if d.mode == STICK else "slip"
@@ -346,35 +349,37 @@ def _intervals(seg_info, t0, t1):
 def _episodes(h, jumps, seg_info, log):
     from .simulate import FREE
     t = h["t"]
-    free_starts = [a for (a, b, d, _s) in seg_info if d.mode == FREE]
+    starts = np.array([a for (a, b, d, _s) in seg_info])
+    free_starts = np.array([a for (a, b, d, _s) in seg_info if d.mode == FREE])
+    test_t = np.array([s["t"] for s in log.stick_tests])
+    drift_t = np.array([e["t"] for e in log.events if e["kind"] == "STICK-DRIFT"])
     eps = []
     for i, j in enumerate(jumps):
         ts = j["t"]
-        later = [a for a in free_starts if a >= ts]
+        k = int(np.searchsorted(free_starts, ts, side="left"))
         nxt = jumps[i + 1]["t"] if i + 1 < len(jumps) else np.inf
-        te = min(later[0] if later else t[-1], nxt)
-        m = (t >= ts) & (t <= te)
-        k_after = int(np.nonzero(t <= te)[0][-1])
+        te = min(free_starts[k] if k < len(free_starts) else t[-1], nxt)
         k_before = int(np.searchsorted(t, ts, side="left"))
-        Nm = np.where(m, h["N"], 0.0)
-        Fm = np.where(m, np.abs(h["F_t"]), 0.0)
-        ints = _intervals(seg_info, ts, te)
-        tests = [s for s in log.stick_tests if ts <= s["t"] <= te]
-        drift = [e for e in log.events if e["kind"] == "STICK-DRIFT" and ts <= e["t"] <= te]
-        marg = h["margin"][m]
-        cond = h["cond_S"][m]
+        k_after = max(int(np.searchsorted(t, te, side="right")) - 1, k_before)
+        sl = slice(k_before, k_after + 1)
+        ints = _intervals(seg_info, starts, ts, te)
+        a, b = np.searchsorted(test_t, ts, "left"), np.searchsorted(test_t, te, "right")
+        tests = log.stick_tests[a:b]
+        n_drift = int(np.searchsorted(drift_t, te, "right") - np.searchsorted(drift_t, ts, "left"))
+        marg = h["margin"][sl]
+        cond = h["cond_S"][sl]
         conds = [s["cond"] for s in tests] + [c for c in cond if np.isfinite(c)]
         eps.append(dict(
             t_start=ts, t_end=te, duration=te - ts, v_n_minus=j["v_n_minus"], v_t_minus=j["v_t_minus"],
             v_t_plus=j["v_t_plus"], impulse=j["impulse"], jump_loss=j["dE"],
-            peak_normal_force=float(Nm.max()), peak_friction_force=float(Fm.max()),
+            peak_normal_force=float(h["N"][sl].max()), peak_friction_force=float(np.abs(h["F_t"][sl]).max()),
             energy_before=float(h["E"][k_before]), energy_after=float(h["E"][k_after]),
             friction_work=float(h["W_f"][k_after] - h["W_f"][k_before]),
             normal_work=float(h["W_N"][k_after] - h["W_N"][k_before]),
             damping_work=float(h["W_d"][k_after] - h["W_d"][k_before]),
             stick_intervals=[(iv["t0"], iv["t1"]) for iv in ints if iv["kind"] == "stick"],
             slip_intervals=[(iv["t0"], iv["t1"], iv["dir"]) for iv in ints if iv["kind"] == "slip"],
-            n_stick_tests=len(tests), n_stick_drift=len(drift),
+            n_stick_tests=len(tests), n_stick_drift=n_drift,
             max_stick_ratio=max([s["ratio"] for s in tests], default=float("nan")),
             min_painleve_margin=float(np.nanmin(marg)) if np.any(np.isfinite(marg)) else float("nan"),
             max_cond_S=max(conds, default=float("nan")),

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from . import __version__, kernel
+from . import __version__, integrator, kernel
 from .beam import BeamModel
 from .contact import Slope, baumgarte_rhs, impulse_jump, tip_contact
 from .params import Case, paper_case
@@ -142,6 +142,7 @@ class Simulator:
         self.atol = atol
         self.n_rhs = 0
         self._setup_kernel()
+        self._fast = kernel.COMPILED and hub_motion is None and self.sol.method == "DOP853"
 
     # ------------------------------------------------------------------ phase equations
     def _setup_kernel(self):
@@ -217,6 +218,43 @@ class Simulator:
         return rhs
 
     # ------------------------------------------------------------------ events
+    def _phase_events(self, d: _Disc, armed_contact: bool, floor: float):
+        """Events of phase ``d`` in kernel numbering (kernel.EVENT_NAMES), for the compiled integrator."""
+        ev = []
+        dirs = np.array(kernel.EVENT_DIRECTIONS, dtype=float)
+        offs = np.zeros(kernel.NEV)
+        epar = np.array([self.mu_lim, self.case.coulomb.Dv, PAINLEVE_MIN, 1.0])
+        if self.model == "free":
+            return ev, dirs, epar, offs
+        if d.mode == FREE:
+            if armed_contact:
+                ev.append(0)
+                offs[0] = floor
+            return ev, dirs, epar, offs
+        ev.append(1)
+        if d.mode == STICK:
+            ev += [2, 3]
+        if d.mode == SLIP or (d.mode == CONTACT and self.model == "lugre"):
+            ev.append(4)
+        if d.mode == SLIP:
+            if d.armed:
+                ev.append(5)
+                if self.model == "hybrid_coulomb":
+                    epar[3], dirs[5] = d.dir, -1.0
+                else:
+                    epar[3], dirs[5] = 1.0, 0.0
+            else:
+                ev.append(6)
+        return ev, dirs, epar, offs
+
+    def _failure_cause(self, t, y, d):
+        if d.mode != FREE:
+            o = self.evaluate(t, y, d)[1]
+            if np.isfinite(o[4]) and abs(o[4]) < 1e-2:
+                return (f"approach to a Painleve singularity (slip margin {o[4]:.3g}, MODEL.md 7.4)")
+            return f"stiff or singular contact phase (N = {o[0]:.4g} N, v_t = {o[9]:.4g} m/s)"
+        return "integrator failure in free flight"
+
     def events_for(self, d: _Disc, armed_contact: bool, floor: float = 0.0):
         evs = []
         if self.model == "free":
@@ -304,24 +342,37 @@ class Simulator:
                     # so that a tip that moves further in is still caught (MODEL.md 8.4, R9).
                     g0 = tip_contact(self.beam, self.slope, y[:nd], y[nd:2 * nd]).gap
                     floor = min(0.0, g0) - GAP_FLOOR
-                evs = self.events_for(d, armed_contact, floor)
                 max_step = self.sol.max_step_free if d.mode == FREE else self.sol.max_step_contact
-                sol = solve_ivp(self.rhs_for(d), (t, t_stop), y, method=self.sol.method,
-                                rtol=self.sol.rtol, atol=self.atol, max_step=max_step,
-                                events=evs or None, dense_output=True)
+                fired = None
+                if self._fast:
+                    evi, dirs, epar, offs = self._phase_events(d, armed_contact, floor)
+                    sol = integrator.solve_phase(
+                        t, y, t_stop, d.mode, self._model_code, self._mult_code, self._par(d),
+                        self._arrs, rtol=self.sol.rtol, atol=self.atol, max_step=max_step,
+                        events=evi, directions=dirs, epar=epar, offsets=offs)
+                    self.n_rhs += sol.nfev + sol.n_event_evals
+                    if sol.status == 1:
+                        kinds = sol.event_names
+                        fired = "SEPARATE" if "SEPARATE" in kinds else kinds[0]
+                        t_hit, y_hit = sol.t_event, sol.y_event.copy()
+                else:
+                    evs = self.events_for(d, armed_contact, floor)
+                    method = "DOP853" if self.sol.method == "DOP853-scipy" else self.sol.method
+                    sol = solve_ivp(self.rhs_for(d), (t, t_stop), y, method=method,
+                                    rtol=self.sol.rtol, atol=self.atol, max_step=max_step,
+                                    events=evs or None, dense_output=True)
+                    if sol.status == 1:
+                        hits = [(te[0], i) for i, te in enumerate(sol.t_events) if len(te)]
+                        t_hit = min(h[0] for h in hits)
+                        kinds = [evs[i].kind for (th, i) in hits if th <= t_hit + 1e-15]
+                        fired = "SEPARATE" if "SEPARATE" in kinds else kinds[0]
+                        i_f = [e.kind for e in evs].index(fired)
+                        y_hit = sol.y_events[i_f][0].copy()
+                        t_hit = sol.t_events[i_f][0]
                 if sol.status == -1:
                     log.add_segment(sol, d, None)
-                    raise _Stop(f"the integrator failed: {sol.message}", sol.t[-1], d.mode, "integrator failure")
-                fired = None
-                if sol.status == 1:
-                    hits = [(te[0], i) for i, te in enumerate(sol.t_events) if len(te)]
-                    t_hit = min(h[0] for h in hits)
-                    cands = [evs[i] for (th, i) in hits if th <= t_hit + 1e-15]
-                    kinds = [e.kind for e in cands]
-                    fired = "SEPARATE" if "SEPARATE" in kinds else kinds[0]
-                    i_f = [e.kind for e in evs].index(fired)
-                    y_hit = sol.y_events[i_f][0].copy()
-                    t_hit = sol.t_events[i_f][0]
+                    raise _Stop(f"the integrator failed: {sol.message}", sol.t[-1], d.mode,
+                                self._failure_cause(sol.t[-1], sol.y[:, -1], d))
                 log.add_segment(sol, d, (t_hit, y_hit) if fired else None)
                 if fired is None:
                     t, y = sol.t[-1], sol.y[:, -1].copy()
@@ -473,7 +524,7 @@ class Simulator:
             return t, y, d2, False
         if kind == "SLIP-STOP":
             d2 = self._stick_test(t, y, d, log, "SLIP-STOP")
-            if d2.mode == STICK:
+            if d2.mode in (STICK, FREE):     # z is dropped in STICK and reset in flight (8.4)
                 y[self.iz] = 0.0
             return t, y, d2, d2.mode == FREE
         raise AssertionError(kind)

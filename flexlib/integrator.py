@@ -1,0 +1,624 @@
+"""A compiled Dormand-Prince 8(5,3) integrator for one phase of the hybrid simulator.
+
+The same method as :class:`scipy.integrate.DOP853` (Hairer, Norsett & Wanner, Sec. II.4 and the
+Fortran DOP853), written as one ``numba.njit(cache=True)`` loop around
+:func:`flexlib.kernel.phase_eval`, so that a step costs the right-hand side evaluations and
+nothing else (scipy's Python overhead is ~150 us per step).  It reproduces scipy's algorithm:
+
+* the same Butcher tableau, 5th/3rd order error estimators and error norm, SAFETY 0.9,
+  MIN_FACTOR 0.2, MAX_FACTOR 10, ``select_initial_step``, ``max_step`` and the minimum step
+  ``10 * ulp(t)``;
+* the same 7th-order dense output (3 extra stages per step, as ``dense_output=True``);
+* the same event logic as ``solve_ivp`` with terminal events: after each accepted step the event
+  functions (:func:`flexlib.kernel.event_values` of the ``out`` vector of ``phase_eval``) are
+  compared with their values at the previous step (``find_active_events``: g <= 0 <= g_new for
+  direction +1, g >= 0 >= g_new for -1, either for 0), every active event is located by Brent's
+  method (scipy's ``brentq``, xtol = rtol = 4 eps) on the dense interpolant, and the phase stops
+  at the earliest root.  Unlike ``solve_ivp`` all events whose root lies within ``EVENT_TIE`` of
+  the earliest are reported (bit mask), so the caller can apply its priority rule.
+
+Results agree with ``solve_ivp(method="DOP853")`` to within the tolerances, not bit for bit:
+the error estimate is a small difference of large stage sums, so round-off in its summation
+order (scipy sums with BLAS) moves step sizes by ~1e-6 relative and the step sequences drift
+apart slowly (same step counts; event times typically agree to 1e-12..1e-15 s).
+
+Entry points: :func:`integrate_phase` (compiled), :func:`dense_eval` (compiled) and
+:func:`solve_phase`, which wraps both in a :class:`PhaseSolution` shaped like the ``OdeResult``
+of ``solve_ivp(..., dense_output=True)`` (``t``, ``y``, ``sol``, ``status``, ``message``).
+
+Without numba (``FLEXLIB_NO_NUMBA=1``) the same code runs as plain Python: correct, but far
+slower than scipy, so the simulator should then keep ``solve_ivp``.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+
+import numpy as np
+
+from . import kernel
+
+__all__ = ["integrate_phase", "dense_eval", "solve_phase", "PhaseSolution", "MESSAGES",
+           "EVENT_TIE", "COMPILED"]
+
+EVENT_TIE = 1e-15           # s: events whose roots are this close to the earliest fire together
+SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
+ERR_EXP = -1.0 / 8.0        # -1 / (error estimator order 7 + 1)
+BRENT_TOL = 4.0 * np.finfo(float).eps
+BRENT_MAXITER = 100
+
+# message codes (second return value of integrate_phase)
+OK, EVENT, TOO_SMALL_STEP, NON_FINITE, MAX_STEPS = 0, 1, 2, 3, 4
+MESSAGES = {
+    OK: "The solver successfully reached the end of the integration interval.",
+    EVENT: "A termination event occurred.",
+    TOO_SMALL_STEP: "Required step size is less than spacing between numbers.",
+    NON_FINITE: "Required step size is less than spacing between numbers (non-finite values in "
+                "the right-hand side or its error estimate).",
+    MAX_STEPS: "The maximum number of steps was exceeded.",
+}
+
+# ---------------------------------------------------------------- DOP853 coefficients
+# Identical doubles to scipy/integrate/_ivp/dop853_coefficients.py (BSD-3-Clause, from
+# E. Hairer's DOP853), stored sparsely.
+_C = np.array([0.0, 0.05260015195876773, 0.0789002279381516, 0.1183503419072274, 0.2816496580927726,
+               0.3333333333333333, 0.25, 0.3076923076923077, 0.6512820512820513, 0.6,
+               0.8571428571428571, 1.0, 1.0, 0.1, 0.2, 0.7777777777777778])
+_A = np.zeros((16, 16))
+for _i, _j, _v in (
+        (1, 0, 0.05260015195876773), (2, 0, 0.0197250569845379), (2, 1, 0.0591751709536137),
+        (3, 0, 0.02958758547680685), (3, 2, 0.08876275643042054), (4, 0, 0.2413651341592667),
+        (4, 2, -0.8845494793282861), (4, 3, 0.924834003261792), (5, 0, 0.037037037037037035),
+        (5, 3, 0.17082860872947386), (5, 4, 0.12546768756682242), (6, 0, 0.037109375),
+        (6, 3, 0.17025221101954405), (6, 4, 0.06021653898045596), (6, 5, -0.017578125),
+        (7, 0, 0.03709200011850479), (7, 3, 0.17038392571223998), (7, 4, 0.10726203044637328),
+        (7, 5, -0.015319437748624402), (7, 6, 0.008273789163814023), (8, 0, 0.6241109587160757),
+        (8, 3, -3.3608926294469414), (8, 4, -0.868219346841726), (8, 5, 27.59209969944671),
+        (8, 6, 20.154067550477894), (8, 7, -43.48988418106996), (9, 0, 0.47766253643826434),
+        (9, 3, -2.4881146199716677), (9, 4, -0.590290826836843), (9, 5, 21.230051448181193),
+        (9, 6, 15.279233632882423), (9, 7, -33.28821096898486), (9, 8, -0.020331201708508627),
+        (10, 0, -0.9371424300859873), (10, 3, 5.186372428844064), (10, 4, 1.0914373489967295),
+        (10, 5, -8.149787010746927), (10, 6, -18.52006565999696), (10, 7, 22.739487099350505),
+        (10, 8, 2.4936055526796523), (10, 9, -3.0467644718982196), (11, 0, 2.273310147516538),
+        (11, 3, -10.53449546673725), (11, 4, -2.0008720582248625), (11, 5, -17.9589318631188),
+        (11, 6, 27.94888452941996), (11, 7, -2.8589982771350235), (11, 8, -8.87285693353063),
+        (11, 9, 12.360567175794303), (11, 10, 0.6433927460157636), (12, 0, 0.054293734116568765),
+        (12, 5, 4.450312892752409), (12, 6, 1.8915178993145003), (12, 7, -5.801203960010585),
+        (12, 8, 0.3111643669578199), (12, 9, -0.1521609496625161), (12, 10, 0.20136540080403034),
+        (12, 11, 0.04471061572777259), (13, 0, 0.056167502283047954), (13, 6, 0.25350021021662483),
+        (13, 7, -0.2462390374708025), (13, 8, -0.12419142326381637), (13, 9, 0.15329179827876568),
+        (13, 10, 0.00820105229563469), (13, 11, 0.007567897660545699), (13, 12, -0.008298),
+        (14, 0, 0.03183464816350214), (14, 5, 0.028300909672366776), (14, 6, 0.053541988307438566),
+        (14, 7, -0.05492374857139099), (14, 10, -0.00010834732869724932),
+        (14, 11, 0.0003825710908356584), (14, 12, -0.00034046500868740456),
+        (14, 13, 0.1413124436746325), (15, 0, -0.42889630158379194),
+        (15, 5, -4.697621415361164), (15, 6, 7.683421196062599), (15, 7, 4.06898981839711),
+        (15, 8, 0.3567271874552811), (15, 12, -0.0013990241651590145), (15, 13, 2.9475147891527724),
+        (15, 14, -9.15095847217987),
+):
+    _A[_i, _j] = _v
+_B = _A[12, :12].copy()
+_E3 = np.array([-0.18980075407240762, 0.0, 0.0, 0.0, 0.0, 4.450312892752409, 1.8915178993145003,
+                -5.801203960010585, -0.4226823213237919, -0.1521609496625161, 0.20136540080403034,
+                0.02265179219836082, 0.0])
+_E5 = np.array([0.01312004499419488, 0.0, 0.0, 0.0, 0.0, -1.2251564463762044, -0.4957589496572502,
+                1.6643771824549864, -0.35032884874997366, 0.3341791187130175, 0.08192320648511571,
+                -0.022355307863886294, 0.0])
+_D = np.zeros((4, 16))
+for _i, _j, _v in (
+        (0, 0, -8.428938276109013), (0, 5, 0.5667149535193777), (0, 6, -3.0689499459498917),
+        (0, 7, 2.38466765651207), (0, 8, 2.117034582445028), (0, 9, -0.871391583777973),
+        (0, 10, 2.2404374302607883), (0, 11, 0.6315787787694688), (0, 12, -0.08899033645133331),
+        (0, 13, 18.148505520854727), (0, 14, -9.194632392478356), (0, 15, -4.436036387594894),
+        (1, 0, 10.427508642579134), (1, 5, 242.28349177525817), (1, 6, 165.20045171727028),
+        (1, 7, -374.5467547226902), (1, 8, -22.113666853125306), (1, 9, 7.733432668472264),
+        (1, 10, -30.674084731089398), (1, 11, -9.332130526430229), (1, 12, 15.697238121770845),
+        (1, 13, -31.139403219565178), (1, 14, -9.35292435884448), (1, 15, 35.81684148639408),
+        (2, 0, 19.985053242002433), (2, 5, -387.0373087493518), (2, 6, -189.17813819516758),
+        (2, 7, 527.8081592054236), (2, 8, -11.57390253995963), (2, 9, 6.8812326946963),
+        (2, 10, -1.0006050966910838), (2, 11, 0.7777137798053443), (2, 12, -2.778205752353508),
+        (2, 13, -60.19669523126412), (2, 14, 84.32040550667716), (2, 15, 11.99229113618279),
+        (3, 0, -25.69393346270375), (3, 5, -154.18974869023643), (3, 6, -231.5293791760455),
+        (3, 7, 357.6391179106141), (3, 8, 93.40532418362432), (3, 9, -37.45832313645163),
+        (3, 10, 104.0996495089623), (3, 11, 29.8402934266605), (3, 12, -43.53345659001114),
+        (3, 13, 96.32455395918828), (3, 14, -39.17726167561544), (3, 15, -149.72683625798564),
+):
+    _D[_i, _j] = _v
+
+
+# ---------------------------------------------------------------- compiled core
+def _rhs(t, y, mode, model, mult, par, arrs):
+    return _phase_eval(t, y, mode, model, mult, par, arrs[0], arrs[1], arrs[2], arrs[3], arrs[4],
+                       arrs[5], arrs[6], arrs[7], arrs[8], arrs[9], arrs[10], arrs[11], arrs[12])
+
+
+def _put(dst, src):
+    """dst[:] = src for 1-D arrays (an explicit loop: numba's slice assignment compiles a
+    costly shape-mismatch error path for every array type)."""
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
+
+
+def _grow(a, cap):
+    """A copy of the C-contiguous array ``a`` with the first axis enlarged to ``cap``."""
+    b = np.empty((cap,) + a.shape[1:])
+    af = a.reshape(-1)
+    bf = b.reshape(-1)
+    for k in range(af.shape[0]):
+        bf[k] = af[k]
+    return b
+
+
+def _stage(K, s, y, h, dst):
+    """dst = y + h * sum_j A[s, j] K[j] (the argument of stage s; s = 12 gives y_new)."""
+    for k in range(y.shape[0]):
+        acc = 0.0
+        for j in range(s):
+            acc += K[j, k] * _A[s, j]
+        dst[k] = y[k] + acc * h
+
+
+def _rms2(v, scale):
+    s = 0.0
+    for k in range(v.shape[0]):
+        w = v[k] / scale[k]
+        s += w * w
+    return s
+
+
+def _dense_point(F, y_old, x, yq):
+    """scipy's Dop853DenseOutput at x = (t - t_old) / h, written into yq."""
+    for k in range(y_old.shape[0]):
+        v = 0.0
+        for i in range(7):
+            v += F[6 - i, k]
+            if i % 2 == 0:
+                v *= x
+            else:
+                v *= 1.0 - x
+        yq[k] = v + y_old[k]
+
+
+def _event_at(tq, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff):
+    _dense_point(F, y_old, (tq - t_old) / h, yq)
+    out = _rhs(tq, yq, mode, model, mult, par, arrs)[1]
+    return _event_values(out, epar)[i] - eoff[i]
+
+
+def _brentq(i, xa, xb, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff):
+    """Root of event i on [xa, xb]: scipy's brentq (zeros.c) with xtol = rtol = 4 eps.
+    Returns (root, number of event evaluations)."""
+    xpre, xcur = xa, xb
+    xblk, fblk, spre, scur = 0.0, 0.0, 0.0, 0.0
+    fpre = _event_at(xpre, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff)
+    fcur = _event_at(xcur, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff)
+    nev = 2
+    if fpre == 0.0:
+        return xpre, nev
+    if fcur == 0.0:
+        return xcur, nev
+    if (fpre < 0.0) == (fcur < 0.0):
+        # the interpolated end values do not bracket (round-off between y_new and the
+        # interpolant at t_new): the crossing is at the end with the smaller |g|
+        return (xpre if abs(fpre) < abs(fcur) else xcur), nev
+    for _ in range(BRENT_MAXITER):
+        if fpre != 0.0 and fcur != 0.0 and (fpre < 0.0) != (fcur < 0.0):
+            xblk = xpre
+            fblk = fpre
+            spre = scur = xcur - xpre
+        if abs(fblk) < abs(fcur):
+            xpre, xcur, xblk = xcur, xblk, xcur
+            fpre, fcur, fblk = fcur, fblk, fcur
+        delta = (BRENT_TOL + BRENT_TOL * abs(xcur)) / 2.0
+        sbis = (xblk - xcur) / 2.0
+        if fcur == 0.0 or abs(sbis) < delta:
+            return xcur, nev
+        if abs(spre) > delta and abs(fcur) < abs(fpre):
+            if xpre == xblk:
+                stry = -fcur * (xcur - xpre) / (fcur - fpre)
+            else:
+                dpre = (fpre - fcur) / (xpre - xcur)
+                dblk = (fblk - fcur) / (xblk - xcur)
+                stry = -fcur * (fblk * dblk - fpre * dpre) / (dblk * dpre * (fblk - fpre))
+            if 2.0 * abs(stry) < min(abs(spre), 3.0 * abs(sbis) - delta):
+                spre = scur
+                scur = stry
+            else:
+                spre = sbis
+                scur = sbis
+        else:
+            spre = sbis
+            scur = sbis
+        xpre = xcur
+        fpre = fcur
+        if abs(scur) > delta:
+            xcur += scur
+        else:
+            xcur += delta if sbis > 0.0 else -delta
+        fcur = _event_at(xcur, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar,
+                         eoff)
+        nev += 1
+    return xcur, nev
+
+
+def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max_step, first_step,
+                    active, direction, epar, eoff, max_steps, dense):
+    """Integrate dy/dt = phase_eval(t, y, mode, model, mult, par, *arrs)[0] from t0 to t_end.
+
+    ``arrs`` is the tuple of the 13 kernel arrays (``Simulator._arrs``); ``atol`` an array (ny,);
+    ``first_step <= 0`` selects the initial step like scipy; ``active`` (bool, 7) and
+    ``direction`` (float, 7) choose the terminal events among ``kernel.EVENT_NAMES``; ``epar``
+    is the event parameter vector of :func:`flexlib.kernel.event_values` and ``eoff`` (7)
+    offsets subtracted from its values (event i watches ``event_values(out, epar)[i] =
+    eoff[i]``, e.g. CONTACT-ON at gap = floor < 0); ``max_steps`` bounds
+    the accepted steps; ``dense=True`` computes scipy's 7th-order interpolant on every step
+    (3 extra RHS evaluations), ``dense=False`` only on the step that locates an event (the
+    other steps keep the cubic Hermite interpolant of y, f at both ends: F[3:] = 0).
+
+    Returns ``(status, code, ts, hs, ys, Fs, ev_mask, t_event, y_event, n_rhs, n_evt, n_rej)``:
+    status 0 (t_end reached), 1 (event) or -1 (failure, ``MESSAGES[code]``); ``ts`` (n+1) step
+    times, ``ys`` (n+1, ny) states (the last ones are the event time/state after an event),
+    ``hs`` (n) and ``Fs`` (n, 7, ny) the step sizes and dense coefficients of the n
+    interpolants (``hs[-1]`` is the full step even when the event truncated it); ``ev_mask``
+    the bit mask of the events located at ``t_event`` (within EVENT_TIE); ``n_rhs`` the RHS
+    evaluations of the steps, ``n_evt`` those of the event location, ``n_rej`` rejected steps.
+    """
+    ny = y0.shape[0]
+    cap = 64
+    ts = np.empty(cap)
+    hs = np.empty(cap)
+    ys = np.empty((cap, ny))
+    Fs = np.empty((cap, 7, ny))
+    K = np.empty((16, ny))
+    yq = np.empty(ny)
+    hit = np.zeros(7, dtype=np.bool_)
+    roots = np.empty(7)
+    y = y0.copy()
+    y_event = np.empty(ny)
+    for k in range(ny):
+        y_event[k] = np.nan
+    t = t0
+    ts[0] = t0
+    _put(ys[0], y0)
+    n = 0
+    n_evt = 0
+    n_rej = 0
+    ev_mask = 0
+    t_event = np.nan
+    f, out = _rhs(t0, y0, mode, model, mult, par, arrs)
+    n_rhs = 1
+    if not t_end > t0:
+        return 0, OK, ts[:1].copy(), hs[:0].copy(), ys[:1].copy(), Fs[:0].copy(), 0, t_event, \
+            y_event, n_rhs, n_evt, n_rej
+    g = _event_values(out, epar)
+    for i in range(7):
+        g[i] -= eoff[i]
+    interval = t_end - t0
+    # ---- initial step (scipy select_initial_step, error estimator order 7)
+    if first_step > 0.0:
+        h_abs = min(first_step, interval)
+    else:
+        scale = np.empty(ny)
+        for k in range(ny):
+            scale[k] = atol[k] + abs(y0[k]) * rtol
+        d0 = np.sqrt(_rms2(y0, scale) / ny)
+        d1 = np.sqrt(_rms2(f, scale) / ny)
+        h0 = 1e-6 if (d0 < 1e-5 or d1 < 1e-5) else 0.01 * d0 / d1
+        h0 = min(h0, interval)
+        for k in range(ny):
+            yq[k] = y0[k] + h0 * f[k]
+        f1 = _rhs(t0 + h0, yq, mode, model, mult, par, arrs)[0]
+        n_rhs += 1
+        for k in range(ny):
+            f1[k] -= f[k]
+        d2 = np.sqrt(_rms2(f1, scale) / ny) / h0
+        if d1 <= 1e-15 and d2 <= 1e-15:
+            h1 = max(1e-6, h0 * 1e-3)
+        else:
+            h1 = (0.01 / max(d1, d2)) ** (1.0 / 8.0)
+        h_abs = min(100.0 * h0, h1, interval, max_step)
+    status = 0
+    code = OK
+    while True:
+        if n >= max_steps:
+            status, code = -1, MAX_STEPS
+            break
+        # ---- one accepted step (scipy RungeKutta._step_impl)
+        min_step = 10.0 * abs(np.nextafter(t, np.inf) - t)
+        if h_abs > max_step:
+            h_abs = max_step
+        elif h_abs < min_step:
+            h_abs = min_step
+        rejected = False
+        non_finite = False
+        failed = False
+        while True:
+            if h_abs < min_step:
+                failed = True
+                break
+            t_new = t + h_abs
+            if t_new - t_end > 0.0:
+                t_new = t_end
+            h = t_new - t
+            h_abs = abs(h)
+            _put(K[0], f)
+            for s in range(1, 12):
+                _stage(K, s, y, h, yq)
+                _put(K[s], _rhs(t + _C[s] * h, yq, mode, model, mult, par, arrs)[0])
+            y_new = np.empty(ny)
+            _stage(K, 12, y, h, y_new)          # row 12 of A is B
+            f_new, out_new = _rhs(t + h, y_new, mode, model, mult, par, arrs)
+            _put(K[12], f_new)
+            n_rhs += 12
+            e5 = 0.0
+            e3 = 0.0
+            for k in range(ny):
+                sc = atol[k] + max(abs(y[k]), abs(y_new[k])) * rtol
+                a5 = 0.0
+                a3 = 0.0
+                for j in range(13):
+                    a5 += K[j, k] * _E5[j]
+                    a3 += K[j, k] * _E3[j]
+                e5 += (a5 / sc) ** 2
+                e3 += (a3 / sc) ** 2
+            if e5 == 0.0 and e3 == 0.0:
+                err = 0.0
+            else:
+                err = h_abs * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
+            if err < 1.0:
+                factor = MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)
+                if rejected:
+                    factor = min(1.0, factor)
+                h_abs *= factor
+                break
+            if err != err:              # NaN: scipy's max(0.2, nan) is 0.2
+                non_finite = True
+                h_abs *= MIN_FACTOR
+            else:
+                h_abs *= max(MIN_FACTOR, SAFETY * err ** ERR_EXP)
+            rejected = True
+            n_rej += 1
+        if failed:
+            status, code = -1, (NON_FINITE if non_finite else TOO_SMALL_STEP)
+            break
+        # ---- events (solve_ivp find_active_events): which active events changed sign
+        g_new = _event_values(out_new, epar)
+        for i in range(7):
+            g_new[i] -= eoff[i]
+        any_hit = False
+        for i in range(7):
+            up = g[i] <= 0.0 and g_new[i] >= 0.0
+            down = g[i] >= 0.0 and g_new[i] <= 0.0
+            hit[i] = active[i] and ((up and direction[i] > 0.0) or (down and direction[i] < 0.0)
+                                    or ((up or down) and direction[i] == 0.0))
+            any_hit = any_hit or hit[i]
+        # ---- dense output (scipy DOP853._dense_output_impl); without ``dense`` only for
+        # steps that locate an event, the others keep the cubic Hermite part (F[3:] = 0)
+        full = dense or any_hit
+        if full:
+            for s in range(13, 16):
+                _stage(K, s, y, h, yq)
+                _put(K[s], _rhs(t + _C[s] * h, yq, mode, model, mult, par, arrs)[0])
+            n_rhs += 3
+        if n + 1 >= cap:
+            cap *= 2
+            ts = _grow(ts, cap)
+            hs = _grow(hs, cap)
+            ys = _grow(ys, cap)
+            Fs = _grow(Fs, cap)
+        Fn = Fs[n]
+        for k in range(ny):
+            dlt = y_new[k] - y[k]
+            Fn[0, k] = dlt
+            Fn[1, k] = h * K[0, k] - dlt
+            Fn[2, k] = 2.0 * dlt - h * (f_new[k] + K[0, k])
+            for r in range(4):
+                acc = 0.0
+                if full:
+                    for j in range(16):
+                        acc += _D[r, j] * K[j, k]
+                Fn[3 + r, k] = h * acc
+        hs[n] = h
+        # ---- event location (solve_ivp handle_events; all events are terminal)
+        t_hit = np.inf
+        for i in range(7):
+            roots[i] = np.inf
+            if hit[i]:
+                r, ne = _brentq(i, t, t_new, t, h, Fn, y, yq, mode, model, mult, par, arrs, epar,
+                                eoff)
+                n_evt += ne
+                roots[i] = r
+                t_hit = min(t_hit, r)
+        if t_hit < np.inf:
+            for i in range(7):
+                if roots[i] <= t_hit + EVENT_TIE:
+                    ev_mask |= 1 << i
+            t_event = t_hit
+            _dense_point(Fn, y, (t_hit - t) / h, y_event)
+            if t_hit != t:          # solve_ivp drops the step when the root is at its start
+                ts[n + 1] = t_hit
+                _put(ys[n + 1], y_event)
+                n += 1
+            status, code = 1, EVENT
+            break
+        n += 1
+        ts[n] = t_new
+        _put(ys[n], y_new)
+        t = t_new
+        y = y_new
+        f = f_new
+        g = g_new
+        if t_new - t_end >= 0.0:
+            break
+    return status, code, ts[:n + 1].copy(), hs[:n].copy(), ys[:n + 1].copy(), Fs[:n].copy(), \
+        ev_mask, t_event, y_event, n_rhs, n_evt, n_rej
+
+
+def dense_eval(ts, hs, ys, Fs, tq):
+    """States (ny, len(tq)) of the piecewise dense output at the times ``tq``, choosing the
+    interpolant like scipy's ``OdeSolution`` (``searchsorted(..., side='left')``, clipped)."""
+    ny = ys.shape[1]
+    nseg = hs.shape[0]
+    res = np.empty((ny, tq.shape[0]))
+    yq = np.empty(ny)
+    for m in range(tq.shape[0]):
+        if nseg == 0:
+            for k in range(ny):
+                res[k, m] = ys[0, k]
+            continue
+        i = np.searchsorted(ts, tq[m]) - 1
+        i = min(max(i, 0), nseg - 1)
+        _dense_point(Fs[i], ys[i], (tq[m] - ts[i]) / hs[i], yq)
+        for k in range(ny):
+            res[k, m] = yq[k]
+    return res
+
+
+_phase_eval = kernel.phase_eval
+_event_values = kernel.event_values
+COMPILED = bool(kernel.COMPILED)
+_INLINED = ("_rhs", "_event_at", "_brentq")
+_JITTED = ("_put", "_grow", "_stage", "_rms2", "_dense_point", "integrate_phase", "dense_eval")
+if COMPILED:
+    import numba as _nb
+    # the functions that evaluate the RHS are inlined into integrate_phase at the numba IR
+    # level: every separately compiled function that calls phase_eval re-optimizes its code
+    # (~2 s of LLVM each on a cold cache)
+    for _name in _INLINED:
+        globals()[_name] = _nb.njit(inline="always")(globals()[_name])
+    for _name in _JITTED:
+        globals()[_name] = _nb.njit(cache=True)(globals()[_name])
+
+    def _guard_stale_cache():
+        """numba does not invalidate a cached function when a function it calls changes in
+        another file (numba issue #1833): flush this module's caches when kernel.py changed."""
+        try:
+            with open(kernel.__file__, "rb") as fh:
+                stamp = hashlib.sha256(fh.read()).hexdigest()
+            disp = globals()["integrate_phase"]
+            path = os.path.join(disp._cache.cache_path, "integrator.kernel-sha256")
+            old = None
+            if os.path.exists(path):
+                with open(path) as fh:
+                    old = fh.read().strip()
+            if old != stamp:
+                for name in _JITTED:
+                    globals()[name]._cache.flush()
+                with open(path, "w") as fh:
+                    fh.write(stamp)
+        except Exception:       # pragma: no cover - read-only install: numba then won't cache
+            pass
+
+    _guard_stale_cache()
+
+
+# ---------------------------------------------------------------- Python side
+class PhaseSolution:
+    """One integrated phase, shaped like the ``OdeResult`` of ``solve_ivp(dense_output=True)``.
+
+    ``t`` (n+1,), ``y`` (ny, n+1), ``sol`` (= the object itself; ``sol(t)`` gives (ny,) for a
+    scalar and (ny, m) for an array, like scipy's ``OdeSolution``), ``status`` (0 t_end,
+    1 event, -1 failure), ``message``, ``success``; event data in kernel numbering
+    (:data:`flexlib.kernel.EVENT_NAMES`): ``event_mask`` (bits), ``events`` (indices, ascending),
+    ``t_event``, ``y_event``, and ``t_events``/``y_events`` (7 lists, like scipy's); counters
+    ``nfev`` (= ``n_rhs``: RHS evaluations of the steps), ``n_event_evals``, ``n_rejected``.
+    """
+
+    def __init__(self, res):
+        (status, code, ts, hs, ys, Fs, mask, t_ev, y_ev, n_rhs, n_evt, n_rej) = res
+        self.status = int(status)
+        self.code = int(code)
+        self.message = MESSAGES[self.code]
+        self.success = self.status >= 0
+        self.t = ts
+        self.hs = hs
+        self.F = Fs
+        self._ys = ys
+        self.y = ys.T
+        self.event_mask = int(mask)
+        self.events = [i for i in range(kernel.NEV) if (self.event_mask >> i) & 1]
+        self.event_names = [kernel.EVENT_NAMES[i] for i in self.events]
+        self.t_event = float(t_ev) if self.events else None
+        self.y_event = y_ev if self.events else None
+        self.nfev = self.n_rhs = int(n_rhs)
+        self.n_event_evals = int(n_evt)
+        self.n_rejected = int(n_rej)
+        self.n_steps = len(hs)
+        self.sol = self
+
+    @property
+    def t_events(self):
+        """Like scipy's: one array per kernel event, holding t_event for the events located."""
+        return [np.array([self.t_event]) if i in self.events else np.empty(0)
+                for i in range(kernel.NEV)]
+
+    @property
+    def y_events(self):
+        return [self.y_event[None, :].copy() if i in self.events else np.empty((0, self.y.shape[0]))
+                for i in range(kernel.NEV)]
+
+    def __call__(self, t):
+        t = np.asarray(t, dtype=float)
+        if t.ndim == 0:
+            return dense_eval(self.t, self.hs, self._ys, self.F, t.reshape(1))[:, 0]
+        return dense_eval(self.t, self.hs, self._ys, self.F, np.ascontiguousarray(t.ravel()))
+
+    def __repr__(self):
+        return (f"PhaseSolution(status={self.status}, t=[{self.t[0]:.9g}, {self.t[-1]:.9g}], "
+                f"steps={self.n_steps}, events={self.event_names}, nfev={self.nfev})")
+
+
+_EPS = np.finfo(float).eps
+_ARRS_SEEN = [None, None]       # the last kernel-array tuple and its checked version
+
+
+def _vec(a):
+    """``a`` as a writable C-contiguous 1-D float64 array, without copying when it is one
+    already (numba compiles and caches one version per array type, read-only flag included;
+    integrate_phase never writes into its inputs)."""
+    if (type(a) is np.ndarray and a.dtype == np.float64 and a.ndim == 1 and a.flags.c_contiguous
+            and a.flags.writeable):
+        return a
+    return np.array(a, dtype=float).ravel()
+
+
+def _kernel_arrays(arrs):
+    """The 13 kernel arrays as writable C-contiguous float64 arrays (checked once per tuple)."""
+    if arrs is _ARRS_SEEN[0]:
+        return _ARRS_SEEN[1]
+    ok = tuple(np.require(a, float, ("C", "W")) for a in arrs)
+    _ARRS_SEEN[0], _ARRS_SEEN[1] = arrs, ok
+    return ok
+
+
+def solve_phase(t0, y0, t_end, mode, model, mult, par, arrs, *, rtol, atol, max_step=np.inf,
+                first_step=None, events=(), directions=None, epar=None, offsets=None,
+                max_steps=10_000_000, dense=True):
+    """Integrate one phase with :func:`integrate_phase`; returns a :class:`PhaseSolution`.
+
+    ``events``: indices into (or names of) :data:`flexlib.kernel.EVENT_NAMES`, the terminal
+    events to watch; ``directions``: 7 directions (default ``kernel.EVENT_DIRECTIONS``); ``epar``:
+    ``[mu_lim, Dv, painleve_min, slip_dir]`` of :func:`flexlib.kernel.event_values`;
+    ``offsets``: 7 values subtracted from the event functions (default 0; e.g.
+    ``offsets[0] = floor`` watches gap = floor, like ``Simulator.events_for(..., floor)``).
+    ``atol`` may be a scalar or an array (ny,); ``rtol`` below 100 eps is raised like scipy's.
+    ``dense=False`` skips the 3 extra stages of the 7th-order interpolant except on event steps.
+    """
+    y0 = _vec(y0)
+    ny = y0.shape[0]
+    atol = _vec(atol) if np.ndim(atol) else np.full(ny, float(atol))
+    if atol.shape != (ny,):
+        raise ValueError(f"atol has shape {atol.shape}, expected ({ny},)")
+    rtol = max(float(rtol), 100.0 * _EPS)
+    active = np.zeros(kernel.NEV, dtype=np.bool_)
+    for e in events:
+        active[kernel.EVENT_NAMES.index(e) if isinstance(e, str) else int(e)] = True
+    direction = _vec(kernel.EVENT_DIRECTIONS if directions is None else directions)
+    epar = np.zeros(4) if epar is None else _vec(epar)
+    eoff = np.zeros(kernel.NEV) if offsets is None else _vec(offsets)
+    arrs = _kernel_arrays(arrs)
+    res = integrate_phase(float(t0), y0, float(t_end), int(mode), int(model), int(mult),
+                          _vec(par), arrs, rtol, atol,
+                          float(max_step), 0.0 if first_step is None else float(first_step),
+                          active, direction, epar, eoff, int(max_steps), bool(dense))
+    return PhaseSolution(res)

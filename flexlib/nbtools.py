@@ -1,0 +1,171 @@
+"""Small helpers the notebooks share: stacked history figures, Markdown tables, rounded key numbers.
+
+The paper's whole-run figures are in :mod:`flexlib.plots`; these draw the short live runs of the
+notebooks (the first impacts) with the same colour and line style per model.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .plots import STYLES, first_impact_window, style
+
+__all__ = ["QUANTITIES", "history_figure", "first_impact_figure", "markdown_table", "impact_table",
+           "stick_summary", "key_numbers", "cached", "fmt_time", "fmt_force", "fmt_energy"]
+
+# history key: (axis label, scale)
+QUANTITIES = {
+    "theta": (r"$\theta$ [rad]", 1.0),
+    "theta_dot": (r"$\dot\theta$ [rad/s]", 1.0),
+    "tip_deflection": (r"tip $u_y(L)$ [mm]", 1e3),
+    "tip_Y": (r"tip $Y_P$ [m]", 1.0),
+    "N": ("normal force N [N]", 1.0),
+    "F_t": (r"friction $F_t$ [N]", 1.0),
+    "v_t": (r"$v_t$ [m/s]", 1.0),
+    "v_n": (r"$v_n$ [m/s]", 1.0),
+    "mu_eff": (r"$\mu_{eff}=-F_t/N$ [–]", 1.0),
+    "s": (r"tangential position s [mm]", 1e3),
+    "z": (r"bristle z [µm]", 1e6),
+    "E": ("mechanical energy E [J]", 1.0),
+    "V_E": (r"elastic energy $V_E$ [J]", 1.0),
+}
+_CONTACT_ONLY = ("v_t", "mu_eff", "s", "z")
+
+
+def history_figure(results, keys=("theta", "tip_deflection", "N"), window=None, title=None):
+    """Stacked plots of ``keys`` against time for {model: result}; impacts of the first run shaded."""
+    import matplotlib.pyplot as plt
+    results = results if isinstance(results, dict) else {results.model: results}
+    fig, axs = plt.subplots(len(keys), 1, figsize=(7.5, 1.9 * len(keys) + 0.6), sharex=True,
+                            constrained_layout=True, squeeze=False)
+    axs = axs[:, 0]
+    first = next(iter(results.values()))
+    for ax, key in zip(axs, keys):
+        label, scale = QUANTITIES.get(key, (key, 1.0))
+        for im in first.impacts:
+            ax.axvspan(im["t_start"], im["t_end"], color="0.92", lw=0, zorder=0)
+        for m, r in results.items():
+            v = np.asarray(r.h["s_all"] if key == "s" else r.h[key], float) * scale
+            if key in _CONTACT_ONLY:
+                v = np.where(r.mode > 0, v, np.nan)
+            ax.plot(r.t, v, **style(m))
+        ax.set_ylabel(label)
+        ax.grid(True, lw=0.3, alpha=0.6)
+    if window is not None:
+        axs[-1].set_xlim(*window)
+    axs[-1].set_xlabel("time t [s]")
+    axs[0].legend(fontsize=8, loc="best")
+    if title:
+        fig.suptitle(title, fontsize=11)
+    return fig
+
+
+def first_impact_figure(results, keys=("N", "F_t", "v_t", "mu_eff", "s"), title=None):
+    """``keys`` over the first impact cluster; stick intervals shaded in the model's colour."""
+    results = results if isinstance(results, dict) else {results.model: results}
+    w = first_impact_window(results, pad_before=2e-4, pad_after=5e-4)
+    fig = history_figure(results, keys, window=w, title=title or "First impact")
+    for ax in fig.axes:
+        for m, r in results.items():
+            for a, b in (r.impacts[0]["stick_intervals"] if r.impacts else []):
+                ax.axvspan(a, b, color=STYLES[m]["color"], alpha=0.2, lw=0)
+        if w is not None:          # y-limits from the visible part only
+            ax.relim(visible_only=True)
+    return fig
+
+
+def markdown_table(rows, columns) -> str:
+    """A Markdown table. ``columns``: list of (key, header, format) with format a str.format spec
+    or a callable; missing or non-finite values print as "–"."""
+    def cell(v, f):
+        if v is None or (isinstance(v, float) and not math.isfinite(v)):
+            return "–"
+        text = f(v) if callable(f) else format(v, f)
+        return text.replace("|", "\\|").replace("\n", " ")
+    out = ["| " + " | ".join(h for _k, h, _f in columns) + " |",
+           "|" + "|".join("---:" for _ in columns) + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(cell(r.get(k), f) for k, _h, f in columns) + " |")
+    return "\n".join(out)
+
+
+_IMPACT_COLUMNS = [("impact", "#", "d"), ("t_start", "start [s]", ".4f"), ("t_end", "end [s]", ".4f"),
+                   ("episodes", "episodes", "d"), ("peak_N", "peak N [N]", ".3g"),
+                   ("peak_Ft", "peak abs(F_t) [N]", ".3g"), ("energy_lost", "energy lost [J]", ".4f"),
+                   ("jump_loss", "of it in jumps [J]", ".4f"), ("friction_work", "W_f [J]", ".4f"),
+                   ("n_stick_tests", "stick tests", "d"), ("max_stick_ratio", "max ratio asked", ".3g"),
+                   ("n_stick", "stick intervals", "d"), ("n_slip", "slip intervals", "d")]
+
+
+def impact_table(rows, frictionless=False) -> str:
+    """Markdown table of :func:`flexlib.figures.impact_rows` rows (e.g. from key_numbers.json)."""
+    cols = _IMPACT_COLUMNS
+    if frictionless:
+        cols = [c for c in cols if c[0] not in ("peak_Ft", "friction_work", "n_stick_tests", "n_stick",
+                                                 "n_slip", "max_stick_ratio")]
+    return markdown_table(rows, cols)
+
+
+def stick_summary(result) -> str:
+    """What the stick tests of a run found (MODEL.md 8.4, 13.2), as Markdown.
+
+    The ratio is the |F_t|/N a stick phase would need, from the stick solve (eq 62); a test with
+    N <= 0 (a micro-impact) has no ratio."""
+    tests = result.stick_tests
+    valid = [s for s in tests if s["N"] > 0 and math.isfinite(s["ratio"])]
+    ratios = np.array([s["ratio"] for s in valid])
+    passed = sum(1 for s in valid if s["ratio"] <= s["mu_lim"])
+    n_stick = sum(len(im["stick_intervals"]) for im in result.impacts)
+    t_stick = sum(b - a for im in result.impacts for a, b in im["stick_intervals"])
+    drift = sum(im["n_stick_drift"] for im in result.impacts)
+    lines = [f"* stick tests run: **{len(tests)}**, of which {len(valid)} with N > 0 "
+             f"({len(tests) - len(valid)} found N <= 0: micro-impacts, back to free flight)"]
+    if len(valid):
+        lines.append(f"* friction ratio |F_t|/N the stick solve asked for: min {ratios.min():.3g}, median "
+                     f"{np.median(ratios):.3g}, max {ratios.max():.3g}; limit mu_lim = {valid[0]['mu_lim']:g}")
+    lines.append(f"* tests passed (stick entered): **{passed}**; stick intervals: {n_stick}, total "
+                 f"{1e3 * t_stick:.3f} ms; STICK-DRIFT events: {drift}")
+    for k, im in enumerate(result.impacts, 1):
+        ratio = im["max_stick_ratio"]
+        ratio = f"{ratio:.3g}" if ratio is not None and math.isfinite(ratio) else "–"
+        lines.append(f"* impact {k}: {im['n_stick_tests']} stick tests, max ratio "
+                     f"{ratio}, {len(im['slip_intervals'])} slip and "
+                     f"{len(im['stick_intervals'])} stick intervals")
+    return "\n".join(lines)
+
+
+def cached(name: str):
+    """A cached study from ``figures/data/<name>.json``, or None (with a note) if it is missing."""
+    from .figures import load_study
+    try:
+        return load_study(name)
+    except FileNotFoundError:
+        print(f"figures/data/{name}.json is missing: run `python -m flexlib figures` to create it")
+        return None
+
+
+def fmt_time(t) -> str:
+    """Time rounded to 1e-4 s."""
+    return f"{t:.4f} s"
+
+
+def fmt_force(f) -> str:
+    """Force to 3 significant figures."""
+    return f"{float(f):.3g} N"
+
+
+def fmt_energy(e) -> str:
+    """Energy rounded to 1e-4 J (``+ 0.0`` turns -0.0000 into 0.0000)."""
+    return f"{round(float(e), 4) + 0.0:.4f} J"
+
+
+def key_numbers(result, n_impacts=None) -> str:
+    """The rounded key numbers of one run, one line per impact (for ``# NBVAL_CHECK_OUTPUT`` cells)."""
+    lines = [f"{result.model}: {len(result.impacts)} impact(s) in 0..{result.t[-1]:.4f} s"]
+    for k, im in enumerate(result.impacts[:n_impacts] if n_impacts else result.impacts, 1):
+        lines.append(f"  impact {k}: start {fmt_time(im['t_start'])}, end {fmt_time(im['t_end'])}, "
+                     f"peak N {fmt_force(im['peak_normal_force'])}, "
+                     f"peak |F_t| {fmt_force(im['peak_friction_force'])}, "
+                     f"energy lost {fmt_energy(im['energy_lost'])}")
+    return "\n".join(lines)
