@@ -57,7 +57,7 @@ def impact_rows(res, n=None):
     return rows
 
 
-def mode_study(modes=(2, 3, 4, 5, 6), models=PAPER_MODELS, t_end=2.0, n_impacts=5):
+def mode_study(modes=(2, 3, 4, 5, 6), models=ALL_MODELS, t_end=2.0, n_impacts=5):
     """Impact start times, peak N and energy lost per impact for N = 2..6 modes."""
     table = {}
     for m in models:
