@@ -1,13 +1,16 @@
 """The rotating flexible beam in a floating frame: M(q), Q(q, q'), energies, tip kinematics.
 
-q = [theta, B_1..B_N].  MODEL.md sections 3-4.  Two routes are implemented:
+q = [theta, B_1..B_N] (the paper's model), or q = [theta, B_1..B_N, C_1..C_Na] with the axial
+extension of MODEL.md 14 (``axial_modes = Na >= 1``, not the paper's model).  MODEL.md sections
+3-4.  Two routes are implemented:
 
 * the hot path (:meth:`BeamModel.mass_and_forces`) is the paper's closed form, eqs (13)-(22)
   with the corrections of MODEL.md 12.1 (T5-T10), written with the precomputed tensors
   T3 = int rho S H_ij Phi_k and T4 = int rho S H_ij H_kl, so that one evaluation is a few
   small dense contractions;
 * the generic quadrature route of MODEL.md 4.3 (:meth:`BeamModel.mass_matrix_quadrature`,
-  :meth:`BeamModel.generalized_forces_quadrature`), used by the tests as an independent check.
+  :meth:`BeamModel.generalized_forces_quadrature`), used by the tests as an independent check
+  and as the only route when axial modes are on (MODEL.md 14).
 
 Sign and frame conventions: W(theta) maps floating components to inertial ones (r = W p,
 typo T4); gravity is (0, -g0); V_G is referred to the hinge level Y = 0.
@@ -19,7 +22,7 @@ import math
 import numpy as np
 from scipy.linalg import eigh
 
-from .modes import ModalIntegrals, coupling_shape, mode_shapes, modal_integrals
+from .modes import ModalIntegrals, axial_shapes, coupling_shape, mode_shapes, modal_integrals
 from .params import BeamParams
 
 __all__ = ["BeamModel", "rotation"]
@@ -38,13 +41,10 @@ class BeamModel:
 
     def __init__(self, beam: BeamParams | None = None):
         self.params = beam if beam is not None else BeamParams()
-        if self.params.axial_modes:
-            raise ValueError(
-                f"parameter 'axial_modes' = {self.params.axial_modes} is not supported by this "
-                "version: valid range is 0")
         self.mi: ModalIntegrals = modal_integrals(self.params)
         self.n = self.mi.n
-        self.ndof = self.n + 1
+        self.na = self.mi.na
+        self.ndof = self.n + 1 + self.na
         self.g0 = self.params.g0
         self._M2mD = self.mi.M2 - self.mi.D
         self._T4_3 = self.mi.T4.reshape(self.n, self.n, self.n * self.n)
@@ -54,8 +54,12 @@ class BeamModel:
         """M(q) and Q(q, q') together (eqs (13)-(17), corrected), sharing the products.
 
         Q contains the drive torque, gravity, all velocity terms, the elastic force -K2 B and
-        the modal damping -C B'.  It does not contain contact forces.
+        the modal damping -C B'.  It does not contain contact forces.  With axial modes
+        (MODEL.md 14) both come from the generic quadrature route of MODEL.md 4.3.
         """
+        if self.na:
+            q, qd = np.asarray(q, float), np.asarray(qd, float)
+            return self.mass_matrix_quadrature(q), self.generalized_forces_quadrature(q, qd, tau_d)
         mi = self.mi
         th, B = q[0], q[1:]
         thd, Bd = qd[0], qd[1:]
@@ -111,16 +115,25 @@ class BeamModel:
         qd = np.asarray(qd, float)
         return 0.5 * qd @ self.mass_matrix(q) @ qd
 
+    def _split(self, q):
+        """(theta, B, C) of a coordinate vector (C is empty without axial modes)."""
+        q = np.asarray(q, float)
+        return q[0], q[1:1 + self.n], q[1 + self.n:]
+
     def elastic_energy(self, q) -> float:
-        """V_E = 1/2 B^T K2 B (eq (9)), J."""
-        B = np.asarray(q, float)[1:]
-        return 0.5 * B @ self.mi.K2 @ B
+        """V_E = 1/2 B^T K2 B (eq (9)) + V_A = 1/2 C^T K_A C (axial modes, MODEL.md 14), J."""
+        _, B, C = self._split(q)
+        V = 0.5 * B @ self.mi.K2 @ B
+        if self.na:
+            V += 0.5 * C @ self.mi.K_A @ C
+        return V
 
     def gravitational_energy(self, q) -> float:
         """V_G = -g^T W R = m g0 Y_centroid (eqs (9)-(10)), J, referred to the hinge level."""
-        q = np.asarray(q, float)
-        th, B = q[0], q[1:]
+        th, B, C = self._split(q)
         Rx = self.mi.Rx0 - 0.5 * (B @ self.mi.Hbar @ B)
+        if self.na:
+            Rx += self.mi.Psibar @ C
         Ry = self.mi.Sbar @ B
         return self.g0 * (math.sin(th) * Rx + math.cos(th) * Ry)
 
@@ -130,23 +143,28 @@ class BeamModel:
 
     # ------------------------------------------------------------------ tip kinematics
     def tip_floating(self, q):
-        """p_P = (L - 1/2 B^T H_L B, Phi_L B) in the floating frame, m."""
-        B = np.asarray(q, float)[1:]
-        return np.array([self.mi.L - 0.5 * (B @ self.mi.H_L @ B), self.mi.Phi_L @ B])
+        """p_P = (L + Psi_L C - 1/2 B^T H_L B, Phi_L B) in the floating frame, m."""
+        _, B, C = self._split(q)
+        px = self.mi.L - 0.5 * (B @ self.mi.H_L @ B)
+        if self.na:
+            px += self.mi.Psi_L @ C
+        return np.array([px, self.mi.Phi_L @ B])
 
     def tip_position(self, q) -> np.ndarray:
         """r_P = W p_P (inertial X, Y of the tip), m."""
         return rotation(q[0]) @ self.tip_floating(q)
 
     def tip_jacobian(self, q) -> np.ndarray:
-        """dr_P/dq = W [I~ p_P | P_L], 2 x (N+1) (MODEL.md 5.2)."""
-        q = np.asarray(q, float)
-        B = q[1:]
-        J = np.empty((2, self.ndof))
+        """dr_P/dq = W [I~ p_P | P_L], 2 x (N+1+Na) (MODEL.md 5.2; axial columns (Psi_L, 0), 14)."""
+        th, B, _ = self._split(q)
+        n = self.n
+        J = np.zeros((2, self.ndof))
         J[:, 0] = _IT @ self.tip_floating(q)
-        J[0, 1:] = -(self.mi.H_L @ B)
-        J[1, 1:] = self.mi.Phi_L
-        return rotation(q[0]) @ J
+        J[0, 1:1 + n] = -(self.mi.H_L @ B)
+        J[1, 1:1 + n] = self.mi.Phi_L
+        if self.na:
+            J[0, 1 + n:] = self.mi.Psi_L
+        return rotation(th) @ J
 
     def tip_velocity(self, q, qd) -> np.ndarray:
         """r_P' = J_P q', m/s."""
@@ -155,38 +173,54 @@ class BeamModel:
     def tip_velocity_product(self, q, qd) -> np.ndarray:
         """a_vp = J_P' q' = W[-theta'^2 p + 2 theta' I~ p' + (-B'^T H_L B', 0)] (MODEL.md 5.3), m/s^2."""
         q, qd = np.asarray(q, float), np.asarray(qd, float)
-        B, Bd, thd = q[1:], qd[1:], qd[0]
+        _, B, _ = self._split(q)
+        thd, Bd, Cd = self._split(qd)
         p = self.tip_floating(q)
         pd = np.array([-(B @ self.mi.H_L @ Bd), self.mi.Phi_L @ Bd])
+        if self.na:
+            pd[0] += self.mi.Psi_L @ Cd
         a = -thd**2 * p + 2.0 * thd * (_IT @ pd) + np.array([-(Bd @ self.mi.H_L @ Bd), 0.0])
         return rotation(q[0]) @ a
 
     def tip_deflection(self, q) -> float:
         """u_y(L) = Phi_L B, the tip transverse deformation in the floating frame, m."""
-        return float(self.mi.Phi_L @ np.asarray(q, float)[1:])
+        return float(self.mi.Phi_L @ self._split(q)[1])
 
     # ------------------------------------------------------------------ whole-beam positions
     def station_data(self, xs):
-        """Phi(x), H(x) at stations ``xs`` (precompute once, then use :meth:`positions`)."""
+        """(xs, Phi(x), H(x)) at stations ``xs`` (precompute once, then use :meth:`positions`);
+        with axial modes also Psi(x) as a 4th entry."""
         xs = np.asarray(xs, float)
         k = self.params.gauss_points
         phi = mode_shapes(xs, self.mi.L, self.n, self.mi.lam)[0]
         H = coupling_shape(xs, self.mi.L, self.n, k, self.mi.lam, self.params.foreshortening)
+        if self.na:
+            return xs, phi, H, axial_shapes(xs, self.mi.L, self.na)[0]
         return xs, phi, H
 
     def positions(self, q, stations) -> np.ndarray:
         """Inertial positions (len(xs), 2) of material points, given :meth:`station_data`."""
-        xs, phi, H = stations
-        B = np.asarray(q, float)[1:]
+        xs, phi, H = stations[:3]
+        _, B, C = self._split(q)
         px = xs - 0.5 * np.einsum("i,kij,j->k", B, H, B)
+        if self.na:
+            px = px + stations[3] @ C
         py = phi @ B
         c, s = math.cos(q[0]), math.sin(q[0])
         return np.stack([c * px - s * py, s * px + c * py], axis=-1)
 
     # ------------------------------------------------------------------ frequencies
     def natural_frequencies(self) -> np.ndarray:
-        """Clamped-free frequencies (rad/s): generalized eigenvalues of the quadrature K2, M2 (E5)."""
+        """Clamped-free bending frequencies (rad/s): eigenvalues of the quadrature K2, M2 (E5)."""
         w2 = eigh(self.mi.K2, self.mi.M2, eigvals_only=True)
+        return np.sqrt(np.clip(w2, 0.0, None))
+
+    def axial_frequencies(self) -> np.ndarray:
+        """Fixed-free axial frequencies (rad/s): eig(K_A, M_A) (MODEL.md 14); empty without axial
+        modes.  Exact values (2j - 1)(pi/2) sqrt(E/rho)/L: the shapes are eigenfunctions."""
+        if not self.na:
+            return np.zeros(0)
+        w2 = eigh(self.mi.K_A, self.mi.M_A, eigvals_only=True)
         return np.sqrt(np.clip(w2, 0.0, None))
 
     def pinned_free_frequencies(self) -> np.ndarray:
@@ -194,21 +228,28 @@ class BeamModel:
 
         The first value is the rigid rotation (0 rad/s)."""
         K = np.zeros((self.ndof, self.ndof))
-        K[1:, 1:] = self.mi.K2
+        K[1:1 + self.n, 1:1 + self.n] = self.mi.K2
+        if self.na:
+            K[1 + self.n:, 1 + self.n:] = self.mi.K_A
         w2 = eigh(K, self.mass_matrix(np.zeros(self.ndof)), eigvals_only=True)
         return np.sqrt(np.clip(w2, 0.0, None))
 
     # ------------------------------------------------------------------ reference route (4.3)
     def _jtilde_nodes(self, q):
         mi = self.mi
-        B = np.asarray(q, float)[1:]
+        n = self.n
+        _, B, C = self._split(q)
         HB = mi.H @ B                                   # (K, N)
         p = np.stack([mi.x - 0.5 * HB @ B, mi.Phi @ B], axis=-1)   # (K, 2)
+        if self.na:
+            p[:, 0] += mi.Psi @ C
         J = np.zeros((len(mi.x), 2, self.ndof))
         J[:, 0, 0] = -p[:, 1]
         J[:, 1, 0] = p[:, 0]
-        J[:, 0, 1:] = -HB
-        J[:, 1, 1:] = mi.Phi
+        J[:, 0, 1:1 + n] = -HB
+        J[:, 1, 1:1 + n] = mi.Phi
+        if self.na:
+            J[:, 0, 1 + n:] = mi.Psi
         return p, HB, J
 
     def mass_matrix_quadrature(self, q) -> np.ndarray:
@@ -220,16 +261,22 @@ class BeamModel:
         """Q by the generic route of MODEL.md 4.3 (quadrature over the nodes), for checks."""
         mi = self.mi
         q, qd = np.asarray(q, float), np.asarray(qd, float)
-        B, Bd, thd = q[1:], qd[1:], qd[0]
+        n = self.n
+        _, B, C = self._split(q)
+        thd, Bd, Cd = self._split(qd)
         p, HB, J = self._jtilde_nodes(q)
         pd = np.stack([-(HB @ Bd), mi.Phi @ Bd], axis=-1)
+        if self.na:
+            pd[:, 0] += mi.Psi @ Cd
         HBd = mi.H @ Bd
         a = -thd**2 * p + 2.0 * thd * (pd @ _IT.T)
         a[:, 0] -= HBd @ Bd
         gloc = rotation(q[0]).T @ np.array([0.0, -self.g0])
         ws = mi.w * mi.rhoS
         Q = -np.einsum("k,kai,ka->i", ws, J, a) + np.einsum("k,kai,a->i", ws, J, gloc)
-        Q[1:] -= mi.K2 @ B + mi.C @ Bd
+        Q[1:1 + n] -= mi.K2 @ B + mi.C @ Bd
+        if self.na:
+            Q[1 + n:] -= mi.K_A @ C
         Q[0] += self.params.tau_d if tau_d is None else tau_d
         return Q
 

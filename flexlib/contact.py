@@ -59,10 +59,13 @@ class TipContact:
 def tip_contact(beam: BeamModel, slope: Slope, q, qd) -> TipContact:
     """Gap, tangential coordinate, their rates, Jacobians and velocity-product terms of the tip."""
     mi = beam.mi
-    th, B = q[0], q[1:]
-    thd, Bd = qd[0], qd[1:]
+    nb, na = beam.n, beam.na
+    th, B, C = q[0], q[1:1 + nb], q[1 + nb:]
+    thd, Bd, Cd = qd[0], qd[1:1 + nb], qd[1 + nb:]
     HLB = mi.H_L @ B
     px = mi.L - 0.5 * (B @ HLB)
+    if na:                       # axial modes (MODEL.md 14): p_P gains Psi(L) C
+        px += mi.Psi_L @ C
     py = mi.Phi_L @ B
     c, s_ = math.cos(th), math.sin(th)
     # Rotate the slope directions into the floating frame once: n_f = W^T n, t_f = W^T t.
@@ -71,15 +74,20 @@ def tip_contact(beam: BeamModel, slope: Slope, q, qd) -> TipContact:
     tf = (c * t[0] + s_ * t[1], -s_ * t[0] + c * t[1])
     rx, ry = c * px - s_ * py, s_ * px + c * py
     dx, dy = rx - slope.origin[0], ry - slope.origin[1]
-    # J~ = [I~ p | P], I~ p = (-py, px), P = [-(H_L B)^T ; Phi_L]
+    # J~ = [I~ p | P], I~ p = (-py, px), P = [-(H_L B)^T, Psi_L ; Phi_L, 0]
     Psi_q = np.empty(beam.ndof)
     Gam_q = np.empty(beam.ndof)
     Psi_q[0] = -nf[0] * py + nf[1] * px
     Gam_q[0] = -tf[0] * py + tf[1] * px
-    Psi_q[1:] = -nf[0] * HLB + nf[1] * mi.Phi_L
-    Gam_q[1:] = -tf[0] * HLB + tf[1] * mi.Phi_L
-    # a~ = -thd^2 p + 2 thd I~ pd + (-Bd^T H_L Bd, 0),  pd = (-B^T H_L Bd, Phi_L Bd)
+    Psi_q[1:1 + nb] = -nf[0] * HLB + nf[1] * mi.Phi_L
+    Gam_q[1:1 + nb] = -tf[0] * HLB + tf[1] * mi.Phi_L
+    if na:
+        Psi_q[1 + nb:] = nf[0] * mi.Psi_L
+        Gam_q[1 + nb:] = tf[0] * mi.Psi_L
+    # a~ = -thd^2 p + 2 thd I~ pd + (-Bd^T H_L Bd, 0),  pd = (-B^T H_L Bd + Psi_L C', Phi_L Bd)
     pdx = -(HLB @ Bd)
+    if na:
+        pdx += mi.Psi_L @ Cd
     pdy = mi.Phi_L @ Bd
     ax = -thd * thd * px - 2.0 * thd * pdy - Bd @ mi.H_L @ Bd
     ay = -thd * thd * py + 2.0 * thd * pdx

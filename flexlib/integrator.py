@@ -129,7 +129,8 @@ for _i, _j, _v in (
 # ---------------------------------------------------------------- compiled core
 def _rhs(t, y, mode, model, mult, par, arrs):
     return _phase_eval(t, y, mode, model, mult, par, arrs[0], arrs[1], arrs[2], arrs[3], arrs[4],
-                       arrs[5], arrs[6], arrs[7], arrs[8], arrs[9], arrs[10], arrs[11], arrs[12])
+                       arrs[5], arrs[6], arrs[7], arrs[8], arrs[9], arrs[10], arrs[11], arrs[12],
+                       arrs[13], arrs[14], arrs[15], arrs[16], arrs[17], arrs[18], arrs[19])
 
 
 def _put(dst, src):
@@ -245,7 +246,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
                     active, direction, epar, eoff, max_steps, dense):
     """Integrate dy/dt = phase_eval(t, y, mode, model, mult, par, *arrs)[0] from t0 to t_end.
 
-    ``arrs`` is the tuple of the 13 kernel arrays (``Simulator._arrs``); ``atol`` an array (ny,);
+    ``arrs`` is the tuple of the 20 kernel arrays (``Simulator._arrs``); ``atol`` an array (ny,);
     ``first_step <= 0`` selects the initial step like scipy; ``active`` (bool, 7) and
     ``direction`` (float, 7) choose the terminal events among ``kernel.EVENT_NAMES``; ``epar``
     is the event parameter vector of :func:`flexlib.kernel.event_values` and ``eoff`` (7)
@@ -583,7 +584,7 @@ def _vec(a):
 
 
 def _kernel_arrays(arrs):
-    """The 13 kernel arrays as writable C-contiguous float64 arrays (checked once per tuple)."""
+    """The 20 kernel arrays as writable C-contiguous float64 arrays (checked once per tuple)."""
     if arrs is _ARRS_SEEN[0]:
         return _ARRS_SEEN[1]
     ok = tuple(np.require(a, float, ("C", "W")) for a in arrs)

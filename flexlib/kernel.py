@@ -9,6 +9,11 @@ valid in both worlds.
 Physics: MODEL.md 4.2 (M and Q, the paper's closed form written with the tensors T3, T4 of
 :mod:`flexlib.modes`), 5 (tip contact kinematics), 7 (Baumgarte multiplier solves) and 8.2 (LuGre).
 
+Axial extension (MODEL.md 14, not the paper's model): when ``Psi_L`` (the axial shapes at the tip)
+has Na > 0 entries, q = [theta, B (N), C (Na)] and M, Q come from the generic quadrature route of
+MODEL.md 4.3 (:func:`mass_forces_quad`, loops over the Gauss nodes ``xk`` with weights ``wk``
+= w rho S); with Na = 0 the arrays are empty and the tensor path above is used unchanged.
+
 Codes: mode FREE=0, CONTACT=1, STICK=2, SLIP=3; model free=0, frictionless=1,
 hybrid_coulomb=2, hybrid_lugre=3, lugre=4; mult coupled=0, printed=1.
 
@@ -156,6 +161,95 @@ def mass_forces(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar,
     return M, Q
 
 
+def mass_forces_quad(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA):
+    """M(q) and Q(q, q') by the generic route of MODEL.md 4.3 with axial modes (MODEL.md 14).
+
+    J~_k = [I~ p_k | P_k], P_k = [[-(H_k B)^T, Psi_k], [Phi_k, 0]];  M = sum w rho S J~^T J~;
+    Q = -sum w rho S J~^T a~ + sum w rho S J~^T W^T g - [0; K2 B + C B'; K_A C] + [tau; 0; 0].
+    ``Hk`` is (K, N*N) row-major; ``wk`` includes rho S."""
+    nd = q.shape[0]
+    na = nd - 1 - n
+    th = q[0]
+    thd = qd[0]
+    g0, tau = par[2], par[3]
+    s = math.sin(th)
+    c = math.cos(th)
+    gx = -g0 * s                      # W^T (0, -g0)
+    gy = -g0 * c
+    M = np.zeros((nd, nd))
+    Q = np.zeros(nd)
+    jx = np.empty(nd)
+    jy = np.empty(nd)
+    HB = np.empty(n)
+    for k in range(xk.shape[0]):
+        w = wk[k]
+        BHB = 0.0
+        BHBd = 0.0
+        BdHBd = 0.0
+        py = 0.0
+        pdy = 0.0
+        for i in range(n):
+            hb = 0.0
+            hbd = 0.0
+            for j in range(n):
+                h = Hk[k, i * n + j]
+                hb += h * q[1 + j]
+                hbd += h * qd[1 + j]
+            HB[i] = hb
+            BHB += q[1 + i] * hb
+            BHBd += hb * qd[1 + i]
+            BdHBd += qd[1 + i] * hbd
+            py += Phik[k, i] * q[1 + i]
+            pdy += Phik[k, i] * qd[1 + i]
+        px = xk[k] - 0.5 * BHB
+        pdx = -BHBd
+        for j in range(na):
+            px += Psik[k, j] * q[1 + n + j]
+            pdx += Psik[k, j] * qd[1 + n + j]
+        ax = -thd * thd * px - 2.0 * thd * pdy - BdHBd
+        ay = -thd * thd * py + 2.0 * thd * pdx
+        jx[0] = -py
+        jy[0] = px
+        for i in range(n):
+            jx[1 + i] = -HB[i]
+            jy[1 + i] = Phik[k, i]
+        for j in range(na):
+            jx[1 + n + j] = Psik[k, j]
+            jy[1 + n + j] = 0.0
+        fx = w * (gx - ax)
+        fy = w * (gy - ay)
+        for a in range(nd):
+            wxa = w * jx[a]
+            wya = w * jy[a]
+            Q[a] += jx[a] * fx + jy[a] * fy
+            for b in range(a, nd):
+                M[a, b] += wxa * jx[b] + wya * jy[b]
+    for a in range(nd):
+        for b in range(a + 1, nd):
+            M[b, a] = M[a, b]
+    Q[0] += tau
+    for i in range(n):
+        acc = 0.0
+        for j in range(n):
+            acc += K2[i, j] * q[1 + j] + C[i, j] * qd[1 + j]
+        Q[1 + i] -= acc
+    for i in range(na):
+        acc = 0.0
+        for j in range(na):
+            acc += KA[i, j] * q[1 + n + j]
+        Q[1 + n + i] -= acc
+    return M, Q
+
+
+def mass_forces_any(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C, Phi_L, H_L,
+                    xk, wk, Phik, Hk, Psik, KA, Psi_L):
+    """M, Q from the full kernel-array list: the tensor path without axial modes, else quadrature."""
+    na = Psi_L.shape[0]
+    if na > 0:
+        return mass_forces_quad(q, qd, par, Phi_L.shape[0], K2, C, xk, wk, Phik, Hk, Psik, KA)
+    return mass_forces(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C)
+
+
 def _solve(A, b):
     """Gaussian elimination with partial pivoting; b 1-D or 2-D."""
     n = A.shape[0]
@@ -190,17 +284,21 @@ def _solve(A, b):
     return X
 
 def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar,
-               Sbar, C, Phi_L, H_L):
+               Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L):
     """dy/dt of the phase ``mode`` and the algebraic outputs at (t, y)."""
     nd = (y.shape[0] - 5) // 2
-    n = nd - 1
+    na = Psi_L.shape[0]
+    n = nd - 1 - na
     q = y[:nd].copy()
     qd = y[nd:2 * nd].copy()
     iz = 2 * nd
     out = np.full(NOUT, np.nan)
-    M, Q = mass_forces(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C)
+    if na > 0:
+        M, Q = mass_forces_quad(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA)
+    else:
+        M, Q = mass_forces(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C)
     dy = np.zeros(y.shape[0])
-    Bd = qd[1:].copy()
+    Bd = qd[1:1 + n].copy()
     dy[iz + 3] = _vv(Bd, _mv(C, Bd))
     dy[iz + 4] = par[3] * qd[0]
     for i in range(nd):
@@ -215,11 +313,13 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
     # ---- tip contact kinematics (MODEL.md 5)
     L = par[4]
     nx, ny, tx, ty = par[5], par[6], par[7], par[8]
-    B = q[1:].copy()
+    B = q[1:1 + n].copy()
     th = q[0]
     thd = qd[0]
     HLB = _mv(H_L, B)
     px = L - 0.5 * _vv(B, HLB)
+    if na > 0:
+        px += _vv(Psi_L, q[1 + n:].copy())
     py = _vv(Phi_L, B)
     c = math.cos(th)
     s_ = math.sin(th)
@@ -241,6 +341,9 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
     for i in range(n):
         Pq[i + 1] = -nfx * HLB[i] + nfy * Phi_L[i]
         Gq[i + 1] = -tfx * HLB[i] + tfy * Phi_L[i]
+    for j in range(na):
+        Pq[1 + n + j] = nfx * Psi_L[j]
+        Gq[1 + n + j] = tfx * Psi_L[j]
     for i in range(nd):
         X[i, 0] = Q[i]
         X[i, 1] = Pq[i]
@@ -259,6 +362,8 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
         out[1] = 0.0
         return dy, out
     pdx = -_vv(HLB, Bd)
+    if na > 0:
+        pdx += _vv(Psi_L, qd[1 + n:].copy())
     pdy = _vv(Phi_L, Bd)
     ax = -thd * thd * px - 2.0 * thd * pdy - _vv(Bd, _mv(H_L, Bd))
     ay = -thd * thd * py + 2.0 * thd * pdx
@@ -332,7 +437,7 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
 
 
 def phase_eval_many(ts, Y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar,
-                    Sbar, C, Phi_L, H_L):
+                    Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L):
     """``out`` and the kinetic energy at every row of ``Y`` (samples of one phase)."""
     m = ts.shape[0]
     outs = np.empty((m, NOUT))
@@ -341,11 +446,12 @@ def phase_eval_many(ts, Y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr,
     for k in range(m):
         y = Y[k].copy()
         dy, o = phase_eval(ts[k], y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r,
-                           T4pr, Hbar, Sbar, C, Phi_L, H_L)
+                           T4pr, Hbar, Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L)
         for j in range(NOUT):
             outs[k, j] = o[j]
-        M, Q = mass_forces(y[:nd].copy(), y[nd:2 * nd].copy(), par, M2, M2mD, S_y, K2, T3r, T3tr,
-                           T4r, T4pr, Hbar, Sbar, C)
+        M, Q = mass_forces_any(y[:nd].copy(), y[nd:2 * nd].copy(), par, M2, M2mD, S_y, K2, T3r,
+                               T3tr, T4r, T4pr, Hbar, Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik,
+                               KA, Psi_L)
         qd = y[nd:2 * nd].copy()
         T[k] = 0.5 * np.dot(qd, np.dot(M, qd))
     return outs, T
@@ -389,6 +495,8 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
         _vm = _nb.njit(cache=True)(_vm)
         _solve = _nb.njit(cache=True)(_solve)
         mass_forces = _nb.njit(cache=True)(mass_forces)
+        mass_forces_quad = _nb.njit(cache=True)(mass_forces_quad)
+        mass_forces_any = _nb.njit(cache=True)(mass_forces_any)
         phase_eval = _nb.njit(cache=True)(phase_eval)
         event_values = _nb.njit(cache=True)(event_values)
         phase_eval_many = _nb.njit(cache=True)(phase_eval_many)

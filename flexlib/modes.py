@@ -15,7 +15,7 @@ from scipy.optimize import brentq
 
 from .params import BeamParams
 
-__all__ = ["cantilever_roots", "mode_shapes", "ModalIntegrals", "modal_integrals"]
+__all__ = ["cantilever_roots", "mode_shapes", "axial_shapes", "ModalIntegrals", "modal_integrals"]
 
 
 def cantilever_roots(n: int) -> np.ndarray:
@@ -56,6 +56,17 @@ def mode_shapes(x, L: float, n: int, roots=None):
     return phi, dphi, ddphi
 
 
+def axial_shapes(x, L: float, na: int):
+    """Psi_j(x) = sqrt(2) sin((2j - 1) pi x / (2L)) and Psi_j'(x), j = 1..na (MODEL.md 14).
+
+    The fixed-free axial bar modes (an extension beyond the paper).  Shapes (len(x), na);
+    normalised so that int_0^L Psi_i Psi_j dx = L delta_ij and Psi_j(L) = sqrt(2) (-1)^(j+1)."""
+    x = np.atleast_1d(np.asarray(x, dtype=float))
+    k = (2.0 * np.arange(1, na + 1) - 1.0) * math.pi / (2.0 * L)
+    a = np.outer(x, k)
+    return math.sqrt(2.0) * np.sin(a), math.sqrt(2.0) * k * np.cos(a)
+
+
 @dataclass
 class ModalIntegrals:
     """Quadrature data and the constant integrals of one beam (all per unit rho*S folded in).
@@ -71,6 +82,10 @@ class ModalIntegrals:
     ``K2`` = int EI Phi''^T Phi'', ``Hbar`` = int rho S H, ``Sbar`` = int rho S Phi, ``Rx0`` =
     int rho S x, ``T3[i,j,k]`` = int rho S H_ij Phi_k, ``T4[i,j,k,l]`` = int rho S H_ij H_kl,
     ``C`` the modal damping matrix diag(2 zeta omega_i m).
+
+    Axial extension (MODEL.md 14; ``na = 0`` is the paper's inextensible beam): ``Psi``,
+    ``dPsi`` (K, na) the axial shapes at the nodes, ``Psi_L`` (na,), ``K_A`` = int EA Psi'^T Psi',
+    ``M_A`` = int rho S Psi^T Psi, ``Psibar`` = int rho S Psi.
     """
     L: float
     rhoS: float
@@ -97,6 +112,14 @@ class ModalIntegrals:
     T3: np.ndarray
     T4: np.ndarray
     C: np.ndarray
+    na: int = 0
+    EA: float = 0.0
+    Psi: np.ndarray = None
+    dPsi: np.ndarray = None
+    Psi_L: np.ndarray = None
+    K_A: np.ndarray = None
+    M_A: np.ndarray = None
+    Psibar: np.ndarray = None
 
 
 def _gauss(a: float, b: float, k: int):
@@ -145,8 +168,16 @@ def modal_integrals(beam: BeamParams) -> ModalIntegrals:
     T4 = np.einsum("k,kij,kml->ijml", ws, H, H)
     omega = lam**2 * math.sqrt(EI / (rhoS * L**4))
     C = np.diag(2.0 * beam.zeta * omega * rhoS * L)
+    na = int(getattr(beam, "axial_modes", 0))
+    EA = beam.E * beam.S
+    Psi, dPsi = axial_shapes(x, L, na)
+    Psi_L = axial_shapes([L], L, na)[0][0]
+    K_A = EA * (w * dPsi.T) @ dPsi
+    M_A = (ws * Psi.T) @ Psi
+    Psibar = ws @ Psi
     return ModalIntegrals(
         L=L, rhoS=rhoS, EI=EI, n=n, lam=lam, x=x, w=w, Phi=Phi, dPhi=dPhi, ddPhi=ddPhi, H=H,
         Phi_L=PhiL, H_L=H_L, m=rhoS * L, J_ob=float(ws @ x**2), M2=M2, D=D, S_y=S_y, K2=K2,
         Hbar=Hbar, Sbar=Sbar, Rx0=float(ws @ x), T3=np.ascontiguousarray(T3),
-        T4=np.ascontiguousarray(T4), C=C)
+        T4=np.ascontiguousarray(T4), C=C, na=na, EA=EA, Psi=Psi, dPsi=dPsi, Psi_L=Psi_L, K_A=K_A,
+        M_A=M_A, Psibar=Psibar)

@@ -49,7 +49,8 @@ def history_figure(results, keys=("theta", "tip_deflection", "N"), window=None, 
             v = np.asarray(r.h["s_all"] if key == "s" else r.h[key], float) * scale
             if key in _CONTACT_ONLY:
                 v = np.where(r.mode > 0, v, np.nan)
-            ax.plot(r.t, v, **style(m))
+            k = slice(None) if window is None else (r.t >= window[0]) & (r.t <= window[1])
+            ax.plot(r.t[k], v[k], **style(m))
         ax.set_ylabel(label)
         ax.grid(True, lw=0.3, alpha=0.6)
     if window is not None:
@@ -70,8 +71,6 @@ def first_impact_figure(results, keys=("N", "F_t", "v_t", "mu_eff", "s"), title=
         for m, r in results.items():
             for a, b in (r.impacts[0]["stick_intervals"] if r.impacts else []):
                 ax.axvspan(a, b, color=STYLES[m]["color"], alpha=0.2, lw=0)
-        if w is not None:          # y-limits from the visible part only
-            ax.relim(visible_only=True)
     return fig
 
 
@@ -81,6 +80,8 @@ def markdown_table(rows, columns) -> str:
     def cell(v, f):
         if v is None or (isinstance(v, float) and not math.isfinite(v)):
             return "–"
+        if isinstance(v, bool):
+            v = "yes" if v else "no"
         text = f(v) if callable(f) else format(v, f)
         return text.replace("|", "\\|").replace("\n", " ")
     out = ["| " + " | ".join(h for _k, h, _f in columns) + " |",

@@ -240,16 +240,23 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
         Y[:, 0], Y[:, nd] = hub[:, 0], hub[:, 1]
     q, qd = Y[:, :nd], Y[:, nd:2 * nd]
     mode = np.array(cols["mode"], dtype=np.int8)
-    h = dict(t=t, mode=mode, theta=q[:, 0].copy(), theta_dot=qd[:, 0].copy(), B=q[:, 1:].copy(),
-             B_dot=qd[:, 1:].copy(), z=Y[:, sim.iz].copy())
+    nb = bm.n                # bending coordinates q[1:1+N]; axial ones q[1+N:] (MODEL.md 14)
+    h = dict(t=t, mode=mode, theta=q[:, 0].copy(), theta_dot=qd[:, 0].copy(), B=q[:, 1:1 + nb].copy(),
+             B_dot=qd[:, 1:1 + nb].copy(), z=Y[:, sim.iz].copy())
+    if bm.na:
+        h["C"], h["C_dot"] = q[:, 1 + nb:].copy(), qd[:, 1 + nb:].copy()
     iW = sim.iW
     h["W_N"], h["W_f"], h["W_d"], h["W_tau"] = (Y[:, iW + k].copy() for k in range(4))
     # tip kinematics and energies, vectorised over the samples
     mi = bm.mi
-    B, Bd, th, thd = q[:, 1:], qd[:, 1:], q[:, 0], qd[:, 0]
+    B, Bd, th, thd = q[:, 1:1 + nb], qd[:, 1:1 + nb], q[:, 0], qd[:, 0]
+    Ca, Cad = q[:, 1 + nb:], qd[:, 1 + nb:]
     px = mi.L - 0.5 * np.einsum("ki,ij,kj->k", B, mi.H_L, B)
     py = B @ mi.Phi_L
     pdx = -np.einsum("ki,ij,kj->k", B, mi.H_L, Bd)
+    if bm.na:
+        px = px + Ca @ mi.Psi_L
+        pdx = pdx + Cad @ mi.Psi_L
     pdy = Bd @ mi.Phi_L
     c, s = np.cos(th), np.sin(th)
     vx, vy = pdx - thd * py, pdy + thd * px          # p' + theta' I~ p (floating frame)
@@ -259,6 +266,10 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
     h["T"] = np.array(cols["T"])
     h["V_E"] = 0.5 * np.einsum("ki,ij,kj->k", B, mi.K2, B)
     Rx = mi.Rx0 - 0.5 * np.einsum("ki,ij,kj->k", B, mi.Hbar, B)
+    if bm.na:
+        h["V_A"] = 0.5 * np.einsum("ki,ij,kj->k", Ca, mi.K_A, Ca)
+        h["V_E"] = h["V_E"] + h["V_A"]
+        Rx = Rx + Ca @ mi.Psibar
     h["V_G"] = bm.g0 * (s * Rx + c * (B @ mi.Sbar))
     h["E"] = h["T"] + h["V_E"] + h["V_G"]
     N = np.array(cols["N"]); F = np.array(cols["F"])
@@ -285,8 +296,10 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
     if sim.model != "free":
         xs = np.linspace(0.0, bm.mi.L, sol_set.interior_points + 1)[:-1]
         st = bm.station_data(xs)
-        xs_, phi_, H_ = st
+        xs_, phi_, H_ = st[:3]
         ppx = xs_[None, :] - 0.5 * np.einsum("ki,jil,kl->kj", B, H_, B)
+        if bm.na:
+            ppx = ppx + Ca @ st[3].T
         ppy = B @ phi_.T
         gaps_all = ((c[:, None] * ppx - s[:, None] * ppy - sim.slope.origin[0]) * sim.slope.n[0]
                     + (s[:, None] * ppx + c[:, None] * ppy - sim.slope.origin[1]) * sim.slope.n[1])
@@ -320,7 +333,8 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
     stats = dict(wall_time_s=wall, n_rhs=sim.n_rhs, n_steps=n_steps, n_events=len(log.events),
                  n_segments=len(log.segments), n_jumps=len(jumps), n_stick_tests=len(log.stick_tests),
                  rtol=sol_set.rtol, atol=sol_set.atol, method=sol_set.method,
-                 multiplier_mode=sim.mult, n_modes=sim.case.beam.n_modes)
+                 multiplier_mode=sim.mult, n_modes=sim.case.beam.n_modes,
+                 axial_modes=sim.case.beam.axial_modes)
     from . import __version__
     return SimulationResult(case=sim.case, model=sim.model, histories=h, jumps=jumps,
                             events=log.events, stick_tests=log.stick_tests, episodes=episodes,

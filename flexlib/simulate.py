@@ -152,7 +152,10 @@ class Simulator:
         self._arrs = (c(mi.M2), c(mi.M2 - mi.D), c(mi.S_y), c(mi.K2), c(mi.T3.reshape(n * n, n)),
                       c(mi.T3.transpose(0, 2, 1).reshape(n * n, n)), c(mi.T4.reshape(n * n, n * n)),
                       c(mi.T4.transpose(0, 2, 1, 3).reshape(n * n, n * n)), c(mi.Hbar), c(mi.Sbar),
-                      c(mi.C), c(mi.Phi_L), c(mi.H_L))
+                      c(mi.C), c(mi.Phi_L), c(mi.H_L),
+                      # generic quadrature route, used only with axial modes (MODEL.md 14)
+                      c(mi.x), c(mi.w * mi.rhoS), c(mi.Phi), c(mi.H.reshape(len(mi.x), n * n)),
+                      c(mi.Psi), c(mi.K_A), c(mi.Psi_L))
         sp, fr, lg, b = self.case.slope, self.case.coulomb, self.case.lugre, self.case.beam
         par = np.zeros(kernel.NPAR)
         par[:5] = (mi.J_ob, mi.Rx0, b.g0, b.tau_d, mi.L)
@@ -177,7 +180,8 @@ class Simulator:
         """M(q) through the compiled kernel."""
         nd = self.nd
         a = self._arrs
-        return kernel.mass_forces(y[:nd], y[nd:2 * nd], self._par0, *a[:11])[0]
+        return kernel.mass_forces_any(np.ascontiguousarray(y[:nd]), np.ascontiguousarray(y[nd:2 * nd]),
+                                      self._par0, *a)[0]
 
     def forces(self, t: float, y: np.ndarray, d: _Disc) -> Forces:
         """q'', contact forces and friction state of the phase ``d.mode`` at (t, y)."""
@@ -204,7 +208,7 @@ class Simulator:
                 dy[0] = self.hub(t)[1]
                 dy[1:nd] = y[nd + 1:2 * nd]
                 dy[nd:2 * nd] = f.qdd
-                Bd = y[nd + 1:2 * nd]
+                Bd = y[nd + 1:nd + 1 + self.beam.n]
                 dy[iW + 2] = Bd @ self.beam.mi.C @ Bd
                 dy[iW + 3] = f.tau * self.hub(t)[1]
                 return dy

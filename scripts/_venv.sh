@@ -19,8 +19,8 @@ flexlib_venv() {
 
     if [ ! -x "$FLEXLIB_VENV/bin/python" ] || ! "$FLEXLIB_VENV/bin/python" -c "" 2>/dev/null; then
         local python="${PYTHON:-python3}"
-        if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
-            echo "flexlib needs Python >= 3.10 (tried '$python'; set PYTHON=/path/to/python3.11)" >&2
+        if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+            echo "flexlib needs Python >= 3.11 (tried '$python'; set PYTHON=/path/to/python3.11)" >&2
             return 1
         fi
         echo "Creating virtual environment $FLEXLIB_VENV with $("$python" --version)"

@@ -610,21 +610,41 @@ clipping it, and reports the smallest margin 1 + c S12/S11 per impact.
     ["mu_d", "mu_s", "sigma0", "sigma1", "sigma2", "v_s"],
     checked_extra="""
 print(f"impact 1: smallest Painleve margin {fc['min_painleve_margin']:.3g}")
-for q in ("theta", "N", "F_t", "E"):
-    print(f"unified vs hybrid LuGre, max |diff| / range of {q}: "
-          f"{fl.claims.rel_diff(res, hyb, q, 0.0, 0.75):.1e}")""")
+print("unified vs hybrid LuGre, up to impact 2: identical =", same_before)
+print(f"unified vs hybrid LuGre, after impact 2: theta {100 * after['theta']:.1f} %, "
+      f"theta' {100 * after['theta_dot']:.1f} % of range")""")
 
 # notebook 05 also runs the hybrid LuGre model for the comparison (claim C1)
 NB05.insert(7, code("""
+from flexlib.claims import rel_diff
+
 hyb = fl.simulate(case, "hybrid_lugre", 0.75)
-nbtools.history_figure({"lugre": res, "hybrid_lugre": hyb}, ("N", "F_t", "E"), title="Unified vs hybrid LuGre")
-plt.show()"""))
+nbtools.history_figure({"lugre": res, "hybrid_lugre": hyb}, ("theta_dot", "N", "F_t"),
+                       title="Unified vs hybrid LuGre")
+plt.show()
+i1, i2 = res.impacts[0], res.impacts[1]
+quantities = ("theta", "theta_dot", "tip_deflection", "N", "F_t", "E")
+before = {q: rel_diff(res, hyb, q, 0.0, i2["t_start"] - 1e-3) for q in quantities}
+after = {q: rel_diff(res, hyb, q, i2["t_end"] + 1e-3, 0.75) for q in quantities[:3]}
+same_before = all(v == 0.0 for v in before.values())
+print("max |unified - hybrid| / range, from release to just before impact 2:",
+      ", ".join(f"{q} {v:.1e}" for q, v in before.items()))
+print("the same after impact 2:", ", ".join(f"{q} {100 * v:.2f} %" for q, v in after.items()))
+for k, (a, b) in enumerate(zip(res.impacts, hyb.impacts), 1):
+    print(f"impact {k}: episodes {a['episodes']} vs {b['episodes']}, peak N {a['peak_normal_force']:.2f} vs "
+          f"{b['peak_normal_force']:.2f} N, energy lost {a['energy_lost']:.5f} vs {b['energy_lost']:.5f} J")"""))
 NB05.insert(7, md("""
 ### Unified against hybrid LuGre (claim C1)
 
 The hybrid model never enters stick in these impacts (notebook 04), so both integrate the same slip
-equations; they differ only in their event bookkeeping (the hybrid model stops at every v_t = 0 crossing to
-run a stick test)."""))
+equations. In the first impact the hybrid model does not even run a stick test, and the two runs are
+identical to the last bit. In the second impact the hybrid model stops at v_t = 0 crossings to run stick
+tests that fail, and most of those end in micro-impacts (N ≤ 0, a new flight and a new jump microseconds
+later): its contact is split into many more episodes than the unified model's. Each
+split restarts the integration and resets z at the separation, so the paths part slightly: the energy lost
+in impact 2 agrees to about 1e-5 J, the rebound afterwards differs by a few tenths of a percent to a few
+percent. Pointwise comparisons of N, F_t or E *during* an impact chain are dominated by the timing of
+those micro-impacts and say little (this is what makes claim C1 fail in notebook 06)."""))
 
 # --------------------------------------------------------------------------- 06
 FIGURE_PAIRS = [("fig04_theta", "fig05_theta_dot"), ("fig06_tip_deflection", "fig07_tipY"),
@@ -656,9 +676,12 @@ The claims table below is generated from our runs; the main differences, and why
   ratio |F_t|/N of about 6 or more, far above μ_d = 0.4 or μ_s = 0.5 (notebooks 03–04). The tangential
   constraint is nearly redundant with the hinge for an axially rigid beam (MODEL.md §7.4, §13.2). The
   paper's stick intervals (Fig 12) and its stick-based explanations (C16, C20) are not reproduced.
-* **Therefore the hybrid and unified LuGre models integrate the same slip equations.** Through the first
-  impacts they coincide to plotting accuracy (notebook 05); where the claims table reports differences
-  between them, check first whether a run stopped early (the runs' status is printed below).
+* **Therefore the hybrid and unified LuGre models integrate the same slip equations.** They are identical
+  through the first impact and agree impact by impact to 3–4 digits in energy lost and peak force
+  (notebook 05). The claims table still reports large *pointwise* differences between them (C1, C18):
+  the hybrid model's failed stick tests split later impacts into chains of micro-impacts whose timing
+  differs, and the hybrid runs stop early at the event cap (run status below), so the comparison is
+  partly made on partial runs.
 * **The velocity jump dominates the energy loss.** At e = 0 the jump takes about 0.57 J in the first
   impact; friction work is a few percent of that. Friction matters through the rebound it changes, so
   Coulomb and LuGre drift apart from the second impact on, but not in the pattern the paper describes
@@ -679,6 +702,8 @@ if key:
        + "\n".join(_img_row(a, b) for a, b in FIGURE_PAIRS)),
     md("""
 ## The paper's claims checked on our runs (MODEL.md §10)
+
+The same table, with the metric of each claim, is in [`figures/claims.md`](../figures/claims.md).
 
 Thresholds chosen by `flexlib.claims`: "coincide" ≤ 1 % of the quantity's range, "basically the same" ≤ 5 %,
 "clearly different" > 10 %. Impacts are clusters of contact episodes (§8.6)."""),

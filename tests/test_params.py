@@ -183,6 +183,8 @@ def test_with_unknown_parameter_names_valid_params():
         paper_case("B").with_(unknown=1)
 
 
-def test_axial_modes_not_supported_by_beam_model():
+def test_axial_modes_supported_by_beam_model():
+    # issue 8: axial_modes 1..4 are the MODEL.md 14 extension (tests/test_axial.py); 5 is invalid
+    assert BeamModel(BeamParams(axial_modes=1)).ndof == BeamParams().n_modes + 2
     with pytest.raises(ValueError, match="axial_modes"):
-        BeamModel(BeamParams(axial_modes=1))
+        BeamParams(axial_modes=5)

@@ -1,0 +1,236 @@
+"""Shared helpers of the benchmark scripts (issue 6, "Speed").
+
+* puts the repository root on ``sys.path`` so that ``python3 benchmarks/<script>.py`` works from a
+  checkout without installing flexlib;
+* :func:`machine` describes the machine (nproc, CPU model, load, Python/NumPy/numba/SciPy versions,
+  git commit and whether the tree is dirty);
+* :func:`run_model` runs one simulation and never raises for a stopped run
+  (:class:`~flexlib.simulate.SimulationError`, e.g. the event cap of the hybrid models): it reports
+  the time reached instead;
+* :func:`median_runs` repeats a measurement and keeps the median of every numeric field;
+* :func:`write_json` writes ``benchmarks/results/<name>.json``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+import flexlib as fl  # noqa: E402
+from flexlib import kernel  # noqa: E402
+from flexlib.simulate import SimulationError  # noqa: E402
+
+def sim_module():
+    """The module flexlib.simulate (``flexlib.simulate`` the attribute is the function)."""
+    import importlib
+    return importlib.import_module("flexlib.simulate")
+
+
+MODELS = ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
+COMPILED = "DOP853"             # the default: flexlib's compiled DOP853 (flexlib.integrator)
+SCIPY = "DOP853-scipy"          # scipy.integrate.solve_ivp(method="DOP853") with the same kernel
+
+
+def cpu_model() -> str:
+    """'model name' of /proc/cpuinfo, with family/model, clock and hypervisor when known."""
+    info = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if ":" in line:
+                    k, v = (x.strip() for x in line.split(":", 1))
+                    info.setdefault(k, v)
+    except OSError:
+        return platform.processor() or platform.machine()
+    name = info.get("model name", platform.machine())
+    extra = []
+    if "cpu family" in info and "model" in info:
+        extra.append(f"family {info['cpu family']} model {info['model']}")
+    if "cpu MHz" in info:
+        extra.append(f"{float(info['cpu MHz']):.0f} MHz")
+    if "hypervisor" in info.get("flags", "").split():
+        extra.append("virtual machine")
+    return f"{name} ({', '.join(extra)})" if extra else name
+
+
+def _git(*args) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=10).stdout.strip()
+    except Exception:
+        return ""
+
+
+def _sources_hash() -> str:
+    """sha256 of flexlib/*.py (identifies the measured code when the tree is dirty)."""
+    import hashlib
+    h = hashlib.sha256()
+    for p in sorted((ROOT / "flexlib").glob("*.py")):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def machine() -> dict:
+    import numba
+    import scipy
+    try:
+        load = os.getloadavg()
+    except OSError:
+        load = None
+    return dict(nproc=os.cpu_count(), cpu=cpu_model(), platform=platform.platform(),
+                python=platform.python_version(), numpy=np.__version__, numba=numba.__version__,
+                scipy=scipy.__version__, flexlib=fl.__version__,
+                numba_compiled=bool(kernel.COMPILED),
+                git_commit=_git("rev-parse", "--short", "HEAD"),
+                git_dirty=bool(_git("status", "--porcelain", "--", "flexlib")),
+                flexlib_sources_sha256=_sources_hash(),
+                loadavg=load, date=time.strftime("%Y-%m-%d %H:%M:%S"))
+
+
+def machine_line(m: dict | None = None) -> str:
+    m = m or machine()
+    load = f"; load average at start {m['loadavg'][0]:.2f}" if m.get("loadavg") else ""
+    dirty = " (+ uncommitted changes in flexlib/)" if m["git_dirty"] else ""
+    return (f"{m['nproc']} cores, {m['cpu']}; Python {m['python']}, NumPy {m['numpy']}, "
+            f"numba {m['numba']}, SciPy {m['scipy']}; flexlib {m['flexlib']} @ {m['git_commit']}"
+            f"{dirty}{load}")
+
+
+def run_model(model, t_end, *, case="3.2", method=COMPILED, **overrides) -> dict:
+    """One run; wall time (and process CPU time) of the ``simulate`` call and its counters.  A run that stops with
+    SimulationError is reported with the time it reached (``status`` = 'stopped: ...')."""
+    c0 = time.process_time()
+    t0 = time.perf_counter()
+    try:
+        r = fl.simulate(case, model, t_end, method=method, **overrides)
+        status, stopped = "ok", False
+    except SimulationError as err:
+        r, status, stopped = err.result, "stopped: " + str(err.cause), True
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    t_reached = float(r.t[-1])
+    return dict(wall_s=wall, cpu_s=cpu, n_rhs=int(r.stats["n_rhs"]), n_steps=int(r.stats["n_steps"]),
+                n_events=int(r.stats["n_events"]), n_segments=int(r.stats.get("n_segments", 0)),
+                n_samples=int(len(r.t)), t_reached=t_reached, rtf=t_reached / wall,
+                stopped=stopped, status=status, n_impacts=len(r.impacts),
+                first_impact_end=float(r.impacts[0]["t_end"]) if r.impacts else None,
+                result=r)
+
+
+NUMERIC = ("wall_s", "cpu_s", "n_rhs", "n_steps", "n_events", "n_segments", "n_samples", "t_reached", "rtf")
+
+
+def median_runs(fn, repeat: int) -> dict:
+    """Call ``fn()`` (-> dict) ``repeat`` times; the median of every numeric field, plus
+    ``wall_all_s`` (every wall time) and the non-numeric fields of the last run."""
+    runs = [fn() for _ in range(repeat)]
+    out = {k: v for k, v in runs[-1].items() if k != "result"}
+    for k in NUMERIC:
+        if k in out and out[k] is not None:
+            out[k] = statistics.median(r[k] for r in runs)
+    out["wall_all_s"] = [r["wall_s"] for r in runs]
+    out["repeat"] = repeat
+    return out
+
+
+def warm_up():
+    """Load (or compile) the numba functions once; returns the seconds it took."""
+    t0 = time.perf_counter()
+    for m in ("frictionless", "hybrid_coulomb", "lugre"):
+        run_model(m, 0.34)       # reaches the first contact (t = 0.3329 s): every phase kind
+    return time.perf_counter() - t0
+
+
+def write_json(name: str, data: dict) -> Path:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps(_plain(data), indent=1))
+    return path
+
+
+def _plain(x):
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return _plain(x.tolist())
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, float) and not np.isfinite(x):
+        return None
+    return x
+
+
+class Sections:
+    """Wall time spent in the main parts of a run, measured by wrapping module attributes
+    (no source change):
+
+    * ``integrate`` : the compiled phase integrator (``flexlib.integrator.integrate_phase``) or,
+      for the scipy path, ``scipy.integrate.solve_ivp`` as called by the simulator;
+    * ``solve_phase``: the Python wrapper ``flexlib.integrator.solve_phase`` (includes integrate);
+    * ``build_result``: sampling the dense output and building histories, impacts and audit;
+    * ``rest`` = total - integrate(solve_phase) - build_result: the Python event loop (event
+      actions, velocity jumps, tip_contact, stick tests, log) per phase.
+
+    Use as ``with Sections() as s: ...; s.report(total)``.  The clock is the process CPU time
+    (``time.process_time``; pass ``total`` = the run's ``cpu_s``): on a shared machine it is far
+    less disturbed by other jobs than wall time.
+    """
+    clock = staticmethod(time.process_time)
+
+    def __init__(self):
+        self.t = dict(integrate=0.0, solve_phase=0.0, build_result=0.0)
+        self.n = dict(integrate=0, solve_phase=0, build_result=0)
+        self._saved = []
+
+    def _wrap(self, mod, name, key):
+        orig = getattr(mod, name)
+        acc, cnt, clock = self.t, self.n, self.clock
+
+        def wrapper(*a, **k):
+            t0 = clock()
+            try:
+                return orig(*a, **k)
+            finally:
+                acc[key] += clock() - t0
+                cnt[key] += 1
+        self._saved.append((mod, name, orig))
+        setattr(mod, name, wrapper)
+
+    def __enter__(self):
+        from flexlib import integrator
+        simulate = sim_module()
+        self._wrap(integrator, "integrate_phase", "integrate")
+        self._wrap(integrator, "solve_phase", "solve_phase")
+        self._wrap(simulate, "solve_ivp", "integrate")
+        self._wrap(simulate, "build_result", "build_result")
+        return self
+
+    def __exit__(self, *exc):
+        for mod, name, orig in reversed(self._saved):
+            setattr(mod, name, orig)
+        return False
+
+    def report(self, total: float) -> dict:
+        integ = self.t["integrate"]
+        wrapper = max(self.t["solve_phase"] - integ, 0.0) if self.n["solve_phase"] else 0.0
+        rest = total - integ - wrapper - self.t["build_result"]
+        n_ph = max(self.n["integrate"], 1)
+        return dict(total_s=total, integrate_s=integ, solve_phase_wrapper_s=wrapper,
+                    build_result_s=self.t["build_result"], loop_rest_s=rest,
+                    n_phases=self.n["integrate"], rest_per_phase_us=1e6 * rest / n_ph,
+                    wrapper_per_phase_us=1e6 * wrapper / n_ph)

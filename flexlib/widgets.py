@@ -1,0 +1,247 @@
+"""The slider panel every notebook shares: parameters in, one simulation per model, a plot out.
+
+    p = panel(fields=["mu_d", "mu_s"], models=["hybrid_coulomb", "lugre"], t_end=0.75,
+              plot=fl.plots.fig_normal_force)
+    p                    # displays sliders, model check-boxes, status, readout and the plot
+
+Behaviour (tested in ``tests/test_widgets.py``):
+
+* every slider has ``continuous_update=False``: a run starts when the slider is released;
+* one value change runs :attr:`Panel.simulate_fn` once per selected model; several changes made
+  inside ``with p.hold_trait_notifications():`` (or one slider's own) run it once per model;
+* results are cached by ``(model, case.key(), t_end)``, so returning to a setting is instant;
+* an invalid combination (``mu_s < mu_d`` raises ValueError in :mod:`flexlib.params`) or a run
+  that stops (:class:`~flexlib.simulate.SimulationError`) is shown as one line in
+  :attr:`Panel.status`; the last good plot stays, and nothing is raised.
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+
+import ipywidgets as w
+from IPython.display import clear_output, display
+
+from .params import Case, paper_case
+from .simulate import SimulationError, canonical_model, simulate
+
+__all__ = ["panel", "Panel", "SLIDERS"]
+
+_LIN, _LOG, _INT = w.FloatSlider, w.FloatLogSlider, w.IntSlider
+# name: (widget class, options, description with units).  Log sliders take exponents of 10.
+SLIDERS = {
+    "mu_d": (_LIN, dict(min=0.0, max=1.0, step=0.01), "μ_d [–]"),
+    "mu_s": (_LIN, dict(min=0.0, max=1.5, step=0.01), "μ_s [–]"),
+    "sigma0": (_LOG, dict(min=3, max=7, step=0.1), "σ0 [1/m]"),
+    "sigma1": (_LOG, dict(min=-1, max=4, step=0.1), "σ1 [s/m]"),
+    "sigma2": (_LIN, dict(min=0.0, max=10.0, step=0.1), "σ2 [s/m]"),
+    "v_s": (_LOG, dict(min=-5, max=-1, step=0.1), "v_s [m/s]"),
+    "Dv": (_LOG, dict(min=-6, max=-2, step=0.1), "D_v [m/s]"),
+    "e": (_LIN, dict(min=0.0, max=1.0, step=0.05), "e [–]"),
+    "alpha": (_LIN, dict(min=0.05, max=0.6, step=0.01), "slope α [rad]"),
+    "X1": (_LIN, dict(min=0.1, max=0.9, step=0.01), "slope X1 [m]"),
+    "n_modes": (_INT, dict(min=1, max=8, step=1), "modes N [–]"),
+    "t_end": (_LIN, dict(min=0.05, max=2.0, step=0.05), "t_end [s]"),
+    "E": (_LOG, dict(min=9, max=12, step=0.05), "E [Pa]"),
+    "rho": (_LIN, dict(min=500.0, max=10000.0, step=10.0), "ρ [kg/m³]"),
+    "theta0": (_LIN, dict(min=0.2, max=1.5, step=0.01), "θ0 [rad]"),
+}
+_LABELS = {"free": "free flight", "frictionless": "frictionless", "hybrid_coulomb": "hybrid Coulomb",
+           "hybrid_lugre": "hybrid LuGre", "lugre": "unified LuGre"}
+
+
+def _param_value(case: Case, name: str):
+    return getattr(getattr(case, case.group_of(name)), name)
+
+
+def _make_slider(name: str, value):
+    cls, opts, desc = SLIDERS[name]
+    fmt = dict(readout_format=".2e") if cls is _LOG else {}
+    return cls(value=value, description=desc, continuous_update=False, **opts, **fmt,
+               style={"description_width": "110px"}, layout=w.Layout(width="420px"))
+
+
+def _short(err: Exception, limit: int = 240) -> str:
+    text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+class Panel:
+    """Sliders + model check-boxes + status + readout + plot.  Build it with :func:`panel`.
+
+    Attributes: ``sliders`` (name -> slider), ``checkboxes`` (model -> Checkbox), ``status``
+    (HTML: "computing…", "ready …" or the error), ``readout`` (HTML table of key numbers),
+    ``output`` (the plot), ``cache`` ({(model, case.key(), t_end): result or error}),
+    ``simulate_fn`` (called as ``simulate_fn(case, model, t_end, **simulate_kwargs)``; replace it
+    to count or stub runs), ``results`` (the {model: result} on show), ``error`` (last message).
+    """
+
+    def __init__(self, fields, models, case="3.2", t_end=0.75, plot=None, *, results=None,
+                 simulate_fn=None, simulate_kwargs=None):
+        self.case = case if isinstance(case, Case) else paper_case(case)
+        self.t_end = float(t_end)
+        self.plot = plot or _default_plot
+        self.simulate_fn = simulate_fn or simulate
+        self.simulate_kwargs = dict(simulate_kwargs or {})
+        self.cache = {}
+        self.results = {}
+        self.error = None
+        self.n_updates = 0
+        self._held = 0
+        self._dirty = False
+        unknown = [f for f in fields if f not in SLIDERS]
+        if unknown:
+            raise ValueError(f"unknown panel field(s) {unknown}; valid fields: {', '.join(SLIDERS)}")
+        self.sliders = {f: _make_slider(f, self.t_end if f == "t_end" else _param_value(self.case, f))
+                        for f in fields}
+        self.checkboxes = {m: w.Checkbox(value=True, description=_LABELS[m], indent=False,
+                                         layout=w.Layout(width="150px"))
+                           for m in (canonical_model(m) for m in models)}
+        self.status = w.HTML()
+        self.readout = w.HTML()
+        self.output = w.Output()
+        for t in [*self.sliders.values(), *self.checkboxes.values()]:
+            t.observe(self._on_change, names="value")
+        for m, r in (results or {}).items():       # seed the cache with runs made already
+            if r is not None and abs(float(r.t[-1]) - self.t_end) < 1e-9:
+                self.cache[(canonical_model(m), r.case.key(), self.t_end)] = r
+        self.widget = w.VBox([w.HBox(list(self.checkboxes.values())),
+                              w.GridBox(list(self.sliders.values()),
+                                        layout=w.Layout(grid_template_columns="repeat(2, 430px)")),
+                              self.status, self.readout, self.output])
+        self.update()
+
+    # ------------------------------------------------------------------ parameters
+    def current(self):
+        """(case, t_end, models) of the current settings; ValueError for an invalid combination."""
+        values = {k: s.value for k, s in self.sliders.items() if k != "t_end"}
+        t_end = float(self.sliders["t_end"].value) if "t_end" in self.sliders else self.t_end
+        models = [m for m, c in self.checkboxes.items() if c.value]
+        return self.case.with_(**values), t_end, models
+
+    @contextlib.contextmanager
+    def hold_trait_notifications(self):
+        """Change several sliders; the panel recomputes once when the block ends."""
+        self._held += 1
+        try:
+            yield self
+        finally:
+            self._held -= 1
+            if self._held == 0 and self._dirty:
+                self.update()
+
+    def _on_change(self, change):
+        if self._held:
+            self._dirty = True
+        else:
+            self.update()
+
+    # ------------------------------------------------------------------ running
+    def _run(self, case, model, t_end):
+        key = (model, case.key(), t_end)
+        if key not in self.cache:
+            try:
+                self.cache[key] = self.simulate_fn(case, model, t_end, **self.simulate_kwargs)
+            except (ValueError, SimulationError) as err:
+                self.cache[key] = err           # a bad setting stays bad: no rerun when revisited
+        return self.cache[key]
+
+    def update(self):
+        """Run (or fetch from the cache) every selected model, then redraw.  Never raises."""
+        self._dirty = False
+        self.n_updates += 1
+        try:
+            case, t_end, models = self.current()
+        except ValueError as err:
+            return self._fail(_short(err))
+        if not models:
+            return self._fail("select at least one model")
+        self.status.value = "computing…"
+        w0 = time.perf_counter()
+        results = {}
+        try:
+            for m in models:
+                results[m] = self._run(case, m, t_end)
+        except Exception as err:                # a bug must not put a traceback in the panel
+            return self._fail(f"{type(err).__name__}: {_short(err)}")
+        errors = [f"{_LABELS[m]}: {_short(r)}" for m, r in results.items() if isinstance(r, Exception)]
+        if errors:
+            return self._fail("; ".join(errors))
+        self.results, self.error = results, None
+        self.readout.value = readout_html(results)
+        try:
+            self._draw(results)
+        except Exception as err:
+            return self._fail(f"plot failed: {type(err).__name__}: {_short(err)}")
+        self.status.value = f"ready ({len(results)} run(s), {time.perf_counter() - w0:.1f} s)"
+
+    def _fail(self, message):
+        self.error = message
+        self.status.value = f'<span style="color:#b00020">⚠ {_escape(message)}</span>'
+
+    def _draw(self, results):
+        import matplotlib.pyplot as plt
+        with self.output:
+            clear_output(wait=True)
+            fig = self.plot(results)
+            if fig is not None:
+                display(fig)
+                plt.close(fig)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def panel(fields=("mu_d",), models=("frictionless",), case="3.2", t_end=0.75, plot=None, **kwargs):
+    """Build the shared control panel (see the module docstring).
+
+    ``fields``: slider names from :data:`SLIDERS`; ``models``: model ids (one check-box each);
+    ``case``: a paper case name or a :class:`~flexlib.params.Case` (slider start values come
+    from it); ``t_end`` [s] unless a ``t_end`` slider is among the fields; ``plot``: a function
+    {model: result} -> Matplotlib figure.  Keyword arguments: ``results`` ({model: result} of
+    runs already made at the start values, used as cache), ``simulate_fn``, ``simulate_kwargs``.
+    """
+    return Panel(list(fields), list(models), case, t_end, plot, **kwargs)
+
+
+def readout_html(results) -> str:
+    """Key numbers of each run: first-impact start, peak N, peak |F_t|, energy lost in impact 1."""
+    head = ("<tr><th>model</th><th>impact 1 starts [s]</th><th>peak N [N]</th>"
+            "<th>peak |F_t| [N]</th><th>energy lost in impact 1 [J]</th><th>impacts</th></tr>")
+    rows = []
+    for m, r in results.items():
+        if not r.impacts:
+            rows.append(f"<tr><td>{_LABELS.get(m, m)}</td><td colspan='5'>no impact</td></tr>")
+            continue
+        im = r.impacts[0]
+        peak_n = max(i["peak_normal_force"] for i in r.impacts)
+        peak_f = max(i["peak_friction_force"] for i in r.impacts)
+        rows.append(f"<tr><td>{_LABELS.get(m, m)}</td><td>{im['t_start']:.4f}</td>"
+                    f"<td>{_sig(peak_n)}</td><td>{_sig(peak_f)}</td>"
+                    f"<td>{im['energy_lost']:.4f}</td><td>{len(r.impacts)}</td></tr>")
+    return f"<table style='font-size:90%'>{head}{''.join(rows)}</table>"
+
+
+def _sig(x, n=3):
+    if not math.isfinite(x) or x == 0:
+        return f"{x:g}"
+    return f"{x:.{n}g}"
+
+
+def _escape(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _default_plot(results):
+    """N(t) of every run (the plot used when a notebook passes none)."""
+    import matplotlib.pyplot as plt
+    from .plots import style
+    fig, ax = plt.subplots(figsize=(7, 3), constrained_layout=True)
+    for m, r in results.items():
+        ax.plot(r.t, r.N, **style(m))
+    ax.set_xlabel("time t [s]")
+    ax.set_ylabel("normal force N [N]")
+    ax.grid(True, lw=0.3)
+    ax.legend(fontsize=8)
+    return fig

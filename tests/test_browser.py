@@ -1,0 +1,307 @@
+"""Notebook 06's slider panel driven in a real browser: JupyterLab + Debian Chromium via Playwright.
+
+The test starts a private JupyterLab server on a copy of ``notebooks/06-comparison.ipynb`` (outputs
+stripped; the repository's copy is never opened), runs all cells, moves the μ_d slider from 0.40 to
+0.45 with the keyboard, and checks that the plot changed and that the panel's readout shows what a
+direct :func:`flexlib.simulate` call in this process gives for μ_d = 0.45.  Screenshots before and
+after are kept in ``tests/artifacts/`` (gitignored), together with the server log.
+
+Skipped without Playwright or ``/usr/bin/chromium``; a failure instead when
+``FLEXLIB_REQUIRE_BROWSER=1`` (see ``conftest.py``).  Never run ``playwright install``.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import CHROMIUM
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+NOTEBOOK = "06-comparison.ipynb"
+
+# What notebook 06's "Try it" panel shows: case 3.2, these three models, runs to 0.75 s.
+CASE, MODELS, T_END = "3.2", ("hybrid_coulomb", "hybrid_lugre", "lugre"), 0.75
+LABELS = {"hybrid_coulomb": "hybrid Coulomb", "hybrid_lugre": "hybrid LuGre", "lugre": "unified LuGre"}
+MU_START, MU_END = 0.40, 0.45
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+
+# ---------------------------------------------------------------------- expected numbers
+def expected_rows(mu_d):
+    """Readout rows for ``mu_d``, computed here and formatted as the panel's table formats them:
+    model label, first-impact start (.4f), peak N and peak |F_t| over all impacts (3 significant
+    figures), energy lost in impact 1 (.4f), number of impacts."""
+    import flexlib as fl
+    case = fl.paper_case(CASE).with_(mu_d=mu_d)
+    rows = []
+    for m in MODELS:
+        r = fl.simulate(case, m, T_END)
+        assert r.impacts, f"{m} at mu_d={mu_d}: no impact, the readout test needs one"
+        first = r.impacts[0]
+        rows.append([LABELS[m], f"{first['t_start']:.4f}",
+                     f"{max(i['peak_normal_force'] for i in r.impacts):.3g}",
+                     f"{max(i['peak_friction_force'] for i in r.impacts):.3g}",
+                     f"{first['energy_lost']:.4f}", str(len(r.impacts))])
+    return rows
+
+
+# ---------------------------------------------------------------------- process helpers
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _proc_table():
+    """{pid: (ppid, start time)} of every live process, read from /proc."""
+    table = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()    # after "pid (comm) "
+        table[int(d.name)] = (int(fields[1]), fields[19])
+    return table
+
+
+def _descendants(pid):
+    """(pid, start time) of every descendant of ``pid`` (the kernel runs in its own session)."""
+    table, found, todo = _proc_table(), [], [pid]
+    while todo:
+        parent = todo.pop()
+        for child, (ppid, start) in table.items():
+            if ppid == parent:
+                found.append((child, start))
+                todo.append(child)
+    return found
+
+
+def _kill_if_same(pid, start, sig):
+    """Signal ``pid`` only if it is still the process that started at ``start`` (no pid reuse)."""
+    entry = _proc_table().get(pid)
+    if entry is not None and entry[1] == start:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+
+
+def _http(method, url, timeout=5):
+    req = urllib.request.Request(url, method=method)
+    with urllib.request.urlopen(req, timeout=timeout) as resp:
+        body = resp.read()
+    return json.loads(body) if body else None
+
+
+def _write_settings(settings):
+    """User settings for the private Lab: no news toast, every cell rendered (no windowing)."""
+    for plugin, values in {
+        "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+        "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+    }.items():
+        path = settings / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+
+
+def _copy_notebook(root):
+    """Copy notebook 06 (outputs and widget state stripped) and figures/ into ``root``."""
+    (root / "notebooks").mkdir(parents=True)
+    nb = json.loads((REPO / "notebooks" / NOTEBOOK).read_text())
+    nb.get("metadata", {}).pop("widgets", None)
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    (root / "notebooks" / NOTEBOOK).write_text(json.dumps(nb))
+    shutil.copytree(REPO / "figures", root / "figures")     # the Markdown links to ../figures/*.png
+
+
+@pytest.fixture
+def lab(tmp_path):
+    """A JupyterLab server on a free port serving a temporary root; yields its base URL.
+
+    Stopped in teardown even when the test fails: kernels are shut down through the API, the
+    server's process group gets SIGTERM (then SIGKILL), and any descendant left over (the kernel
+    runs in a session of its own) is killed by pid.
+    """
+    root, home = tmp_path / "root", tmp_path / "jupyter"
+    _copy_notebook(root)
+    env = dict(os.environ)
+    env.update({
+        "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"), "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"), "IPYTHONDIR": str(home / "ipython"),
+        "MPLCONFIGDIR": str(home / "mpl"),
+        "PATH": str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
+    })
+    _write_settings(home / "settings")
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    ARTIFACTS.mkdir(exist_ok=True)
+    log_path = ARTIFACTS / "browser_lab.log"
+    log = open(log_path, "wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+         "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--ServerApp.password=",
+         f"--ServerApp.root_dir={root}", "--ServerApp.terminals_enabled=False", "--allow-root"],
+        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if server.poll() is not None:
+                pytest.fail(f"jupyter lab exited with {server.returncode}:\n"
+                            f"{log_path.read_text()[-3000:]}")
+            try:
+                _http("GET", f"{base}/api/status", timeout=2)
+                break
+            except (urllib.error.URLError, ConnectionError, OSError):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"jupyter lab did not answer /api/status in 60 s:\n"
+                                f"{log_path.read_text()[-3000:]}")
+                time.sleep(0.25)
+        yield base
+    finally:
+        children = _descendants(server.pid)
+        try:
+            for k in _http("GET", f"{base}/api/kernels") or []:
+                _http("DELETE", f"{base}/api/kernels/{k['id']}", timeout=10)
+        except Exception:           # the server may be dead already; the kills below still run
+            pass
+        try:
+            os.killpg(server.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=10)
+        for pid, start in children:
+            _kill_if_same(pid, start, signal.SIGKILL)
+        log.close()
+
+
+@pytest.fixture
+def page(lab):
+    """A Chromium page (Debian's binary, never a downloaded one); closed in teardown."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            pg = browser.new_page(viewport={"width": 1400, "height": 1300})
+            pg.set_default_timeout(60_000)
+            yield pg
+        finally:
+            browser.close()
+
+
+# ---------------------------------------------------------------------- the panel in the page
+PANEL_STATE_JS = """cell => {
+  const html = Array.from(cell.querySelectorAll('.widget-html-content'));
+  const table = html.find(e => e.querySelector('table'));
+  const status = html.find(e => !e.querySelector('table'));
+  const img = cell.querySelector('.widget-output img');
+  return {
+    slider: cell.querySelector('.widget-slider .widget-readout')?.textContent.trim() ?? null,
+    status: status ? status.textContent.trim() : null,
+    rows: table ? Array.from(table.querySelectorAll('tr')).slice(1)
+                    .map(tr => Array.from(tr.cells).map(td => td.textContent.trim())) : [],
+    img: img ? img.getAttribute('src') : null,
+  };
+}"""
+
+
+def _state(cell):
+    return cell.evaluate(PANEL_STATE_JS)
+
+
+def _wait_for(cell, what, predicate, timeout=60):
+    """Poll the panel's state until ``predicate(state)``; fail with the last state seen."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = _state(cell)
+        if predicate(state):
+            return state
+        if time.monotonic() > deadline:
+            shown = {k: (v[:60] + "…" if k == "img" and v else v) for k, v in state.items()}
+            pytest.fail(f"timed out after {timeout} s waiting for {what}; panel shows {shown}")
+        time.sleep(0.2)
+
+
+def _screenshot(page, cell, name):
+    cell.evaluate("c => c.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(300)      # let the image paint before the capture
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+def test_mu_d_slider_reruns_the_three_models(lab, page):
+    for name in ("browser_before.png", "browser_after.png", "browser_failure.png"):
+        (ARTIFACTS / name).unlink(missing_ok=True)          # no stale picture from an earlier run
+    try:
+        _drive_panel(lab, page)
+    except BaseException:
+        try:                                                # what the page showed, for the log
+            page.screenshot(path=str(ARTIFACTS / "browser_failure.png"))
+        except Exception:
+            pass
+        raise
+
+
+def _drive_panel(lab, page):
+    from flexlib.widgets import SLIDERS
+    step = SLIDERS["mu_d"][1]["step"]
+    presses = round((MU_END - MU_START) / step)
+    before_rows, after_rows = expected_rows(MU_START), expected_rows(MU_END)
+    assert before_rows != after_rows, "mu_d 0.40 -> 0.45 must change the readout, else this proves nothing"
+
+    page.goto(f"{lab}/lab/tree/notebooks/{NOTEBOOK}?reset")
+    page.locator(".jp-Notebook").first.wait_for(state="visible")
+    # Kernel ready: the status bar says "| Idle" (the toolbar's indicator says idle too early).
+    page.wait_for_function(
+        "() => { const t = document.querySelector('#jp-main-statusbar')?.textContent ?? '';"
+        " return t.includes('| Idle') && !t.includes('No Kernel'); }", timeout=60_000)
+
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+
+    cell = page.locator(".jp-CodeCell").filter(has=page.locator(".widget-slider")).first
+    cell.wait_for(state="attached", timeout=90_000)
+    state0 = _wait_for(cell, "the panel's first plot", lambda s: s["img"] and s["rows"]
+                       and (s["status"] or "").startswith("ready"), timeout=90)
+    assert state0["slider"] == f"{MU_START:.2f}", state0["slider"]
+    assert state0["rows"] == before_rows
+    _screenshot(page, cell, "browser_before.png")
+
+    slider = cell.locator(".widget-slider").filter(has_text="μ_d")
+    handle = slider.locator(".noUi-handle")
+    handle.focus()
+    for _ in range(presses):
+        handle.press("ArrowRight")
+    # Each press is one kernel round trip: wait for the state of the *final* value.  The status
+    # returns to "ready" only after the plot is drawn, and the image must then differ.
+    state1 = _wait_for(cell, f"the readout for mu_d = {MU_END:.2f}",
+                       lambda s: s["slider"] == f"{MU_END:.2f}" and s["rows"] == after_rows
+                       and (s["status"] or "").startswith("ready") and s["img"]
+                       and s["img"] != state0["img"], timeout=60)
+    _screenshot(page, cell, "browser_after.png")
+
+    assert state1["img"] != state0["img"], "the plot did not change"
+    assert state1["rows"] == after_rows

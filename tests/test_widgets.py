@@ -1,0 +1,157 @@
+"""The shared slider panel (flexlib.widgets): no browser, a stub simulate where speed matters."""
+from types import SimpleNamespace
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from flexlib import widgets  # noqa: E402
+from flexlib.simulate import SimulationError  # noqa: E402
+
+FRICTION_FIELDS = ["mu_d", "mu_s", "sigma0", "sigma1", "sigma2", "v_s", "Dv", "e", "alpha", "X1",
+                   "n_modes", "t_end"]
+
+
+class StubSimulate:
+    """Records every call; returns a result-like object with one impact."""
+
+    def __init__(self, fail_when=None):
+        self.calls = []
+        self.fail_when = fail_when
+
+    def __call__(self, case, model, t_end, **kw):
+        self.calls.append((model, case.coulomb.mu_d, case.coulomb.mu_s, t_end))
+        if self.fail_when is not None and self.fail_when(case, model):
+            raise SimulationError(f"{model}: Painleve singularity at t = 0.333 s", t=0.333, state="SLIP",
+                                  model=model, cause="test", result=None)
+        impact = dict(t_start=0.3329, peak_normal_force=123.456, peak_friction_force=45.6789,
+                      energy_lost=0.12345)
+        return SimpleNamespace(model=model, case=case, t=np.array([0.0, t_end]), impacts=[impact])
+
+
+def _blank_plot(results):
+    return plt.figure()
+
+
+def _panel(models=("hybrid_coulomb", "lugre"), fields=FRICTION_FIELDS, **kw):
+    stub = StubSimulate(kw.pop("fail_when", None))
+    p = widgets.panel(fields=fields, models=models, case="3.2", t_end=0.75, plot=_blank_plot,
+                      simulate_fn=stub, **kw)
+    return p, stub
+
+
+def test_every_slider_waits_for_release():
+    p, _ = _panel(fields=list(widgets.SLIDERS))
+    assert set(p.sliders) == set(widgets.SLIDERS)
+    for name, s in p.sliders.items():
+        assert s.continuous_update is False, name
+        assert "[" in s.description and "]" in s.description, f"{name}: no unit in {s.description!r}"
+
+
+def test_start_values_come_from_the_case():
+    p, _ = _panel(fields=list(widgets.SLIDERS))
+    assert p.sliders["mu_d"].value == 0.4 and p.sliders["mu_s"].value == 0.5
+    assert p.sliders["sigma0"].value == pytest.approx(1e5)
+    assert p.sliders["X1"].value == 0.5 and p.sliders["t_end"].value == 0.75
+    assert p.sliders["alpha"].value == pytest.approx(np.pi / 10)
+
+
+def test_one_change_one_call_per_model():
+    p, stub = _panel()
+    assert len(stub.calls) == 2                  # the initial draw
+    stub.calls.clear()
+    p.sliders["mu_d"].value = 0.3
+    assert sorted(c[0] for c in stub.calls) == ["hybrid_coulomb", "lugre"]
+    assert all(c[1] == 0.3 for c in stub.calls)
+    assert p.error is None and "ready" in p.status.value
+
+
+def test_unselected_model_is_not_run():
+    p, stub = _panel()
+    p.checkboxes["lugre"].value = False          # cached already: no call
+    stub.calls.clear()
+    p.sliders["sigma1"].value = 10.0
+    assert [c[0] for c in stub.calls] == ["hybrid_coulomb"]
+
+
+def test_held_changes_run_once():
+    p, stub = _panel()
+    stub.calls.clear()
+    with p.hold_trait_notifications():
+        p.sliders["mu_d"].value = 0.6             # alone invalid (mu_s = 0.5 < mu_d) ...
+        p.sliders["mu_s"].value = 0.7             # ... but valid together
+    assert len(stub.calls) == 2
+    assert {(c[1], c[2]) for c in stub.calls} == {(0.6, 0.7)}
+    assert p.error is None
+    # one slider's own traitlets hold also compresses to one notification
+    stub.calls.clear()
+    s = p.sliders["mu_d"]
+    with s.hold_trait_notifications():
+        s.value = 0.1
+        s.value = 0.2
+        s.value = 0.25
+    assert len(stub.calls) == 2 and all(c[1] == 0.25 for c in stub.calls)
+
+
+def test_returning_to_a_setting_uses_the_cache():
+    p, stub = _panel()
+    p.sliders["mu_d"].value = 0.3
+    stub.calls.clear()
+    p.sliders["mu_d"].value = 0.4                # the start value
+    p.sliders["mu_d"].value = 0.3
+    assert stub.calls == []
+    p.sliders["t_end"].value = 0.5               # t_end is part of the key
+    assert len(stub.calls) == 2
+
+
+def test_invalid_combination_shows_a_message():
+    p, stub = _panel()
+    p.output.outputs = ({"output_type": "stream", "name": "stdout", "text": "last good plot"},)
+    stub.calls.clear()
+    p.sliders["mu_s"].value = 0.2                # below mu_d = 0.4: ValueError in params
+    assert stub.calls == []
+    assert "mu_s" in p.error and "mu_s" in p.status.value
+    assert "Traceback" not in p.status.value
+    assert p.output.outputs[0]["text"] == "last good plot"
+    p.sliders["mu_s"].value = 0.5                # valid again (and cached)
+    assert p.error is None and stub.calls == []
+
+
+def test_simulation_error_shows_a_message():
+    p, stub = _panel(fail_when=lambda case, model: model == "lugre" and case.lugre.sigma1 > 500)
+    good = dict(p.results)
+    p.sliders["sigma1"].value = 1000.0
+    assert "Painleve" in p.error and "unified LuGre" in p.status.value
+    assert p.results == good                     # last good results (and plot) kept
+    n = len(stub.calls)
+    p.sliders["sigma1"].value = 100.0
+    p.sliders["sigma1"].value = 1000.0           # a failed setting is cached too
+    assert len(stub.calls) == n
+
+
+def test_readout_has_the_key_numbers():
+    p, _ = _panel()
+    html = p.readout.value
+    for text in ("0.3329", "123", "45.7", "0.1235", "hybrid Coulomb", "unified LuGre"):
+        assert text in html
+
+
+def test_unknown_field_is_rejected():
+    with pytest.raises(ValueError, match="unknown panel field"):
+        widgets.panel(fields=["mu_x"], models=["lugre"], simulate_fn=StubSimulate())
+
+
+def test_real_run_and_seeded_cache():
+    """One short real frictionless run; a second panel seeded with it makes no call."""
+    import flexlib as fl
+    p = widgets.panel(fields=["e"], models=["frictionless"], t_end=0.34, plot=_blank_plot)
+    r = p.results["frictionless"]
+    assert r.impacts and abs(r.impacts[0]["t_start"] - 0.3329) < 1e-3
+    assert "0.3329" in p.readout.value
+    stub = StubSimulate()
+    fl.widgets.panel(fields=["e"], models=["frictionless"], t_end=0.34, plot=_blank_plot,
+                     results={"frictionless": r}, simulate_fn=stub)
+    assert stub.calls == []
