@@ -28,6 +28,12 @@ from hypothesis import strategies as st
 from scipy.integrate import solve_ivp
 
 from flexlib.params import paper_case
+
+# A run of this module grew to >13 GB and was killed (seen twice, cause not yet found); until
+# that is fixed it runs only on request so that it cannot take CI down with it.
+pytestmark = pytest.mark.skipif(not os.environ.get("FLEXLIB_PROPERTY_TESTS"),
+                                reason="property tests disabled pending a memory-growth bug: "
+                                       "set FLEXLIB_PROPERTY_TESTS=1 to run them")
 from flexlib.simulate import SimulationError, simulate
 
 CONTACT_MODELS = ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
