@@ -25,7 +25,9 @@ from . import __version__
 from .simulate import SimulationError, simulate
 
 __all__ = ["FRICTION_MODELS", "run_axial", "stick_rows", "run_checks", "axial_study",
-           "load_axial_study", "STUDY_FILE"]
+           "load_axial_study", "save_axial_study", "STUDY_FILE", "stick_geometry",
+           "claims_depending_on_na", "dependence_summary", "stick_table_markdown", "fig_axial_first_impact",
+           "fig_axial_stick", "fig_axial_energy", "AXIAL_FIGURES"]
 
 FRICTION_MODELS = ("hybrid_coulomb", "hybrid_lugre", "lugre")
 STUDY_FILE = "axial_study.json"
@@ -43,7 +45,9 @@ def run_axial(model: str, axial_modes: int, t_end: float = 1.2, case: str = "3.2
 
 
 def stick_rows(res) -> list[dict]:
-    """Per impact: start time, number and total duration [s] of stick and of slip intervals."""
+    """Per impact: start and end time [s], number and total duration [s] of stick and of slip
+    intervals, peak N and |F_t| [N], the largest |F_t|/N a stick test asked for, and the energy
+    lost in the impact with its friction-work part [J]."""
     rows = []
     for k, im in enumerate(res.impacts, 1):
         st, sl = im["stick_intervals"], im["slip_intervals"]
@@ -51,14 +55,16 @@ def stick_rows(res) -> list[dict]:
                          n_stick=len(st), stick_time=float(sum(b - a for a, b in st)),
                          n_slip=len(sl), slip_time=float(sum(iv[1] - iv[0] for iv in sl)),
                          peak_N=im["peak_normal_force"], peak_Ft=im["peak_friction_force"],
-                         max_stick_ratio=im["max_stick_ratio"]))
+                         max_stick_ratio=im["max_stick_ratio"], n_stick_tests=im["n_stick_tests"],
+                         energy_lost=im["energy_lost"], friction_work=im["friction_work"]))
     return rows
 
 
 def run_checks(res) -> dict:
     """The consistency numbers of a run: max |audit| / E(0), min N / max N in contact (>= 0 up to
     round-off at separations), max |gap| in contact [m] and, for hybrid Coulomb, the largest
-    |F_t| - mu_d N in contact [N]."""
+    |F_t| - mu_d N in contact (``coulomb_excess``) and in slip only (``coulomb_excess_slip``) [N]."""
+    from .simulate import SLIP
     h = res.h
     c = h["mode"] > 0
     E0 = abs(res.E0)
@@ -66,10 +72,13 @@ def run_checks(res) -> dict:
     out = dict(audit_rel=float(np.max(np.abs(h["audit"])) / E0),
                min_N=float(N.min()) if N.size else 0.0, max_N=float(N.max()) if N.size else 0.0,
                max_gap=float(np.max(np.abs(h["gap"][c]))) if N.size else 0.0,
-               coulomb_excess=float("nan"))
+               coulomb_excess=float("nan"), coulomb_excess_slip=float("nan"))
     if res.model == "hybrid_coulomb" and N.size:
         mu_d = res.case.coulomb.mu_d
         out["coulomb_excess"] = float(np.max(np.abs(h["F_t"][c]) - mu_d * N))
+        sl = h["mode"] == SLIP
+        if sl.any():
+            out["coulomb_excess_slip"] = float(np.max(np.abs(h["F_t"][sl]) - mu_d * h["N"][sl]))
     return out
 
 
@@ -149,7 +158,8 @@ def axial_study(axial_modes=(0, 1, 2, 3), models=FRICTION_MODELS, t_end: float =
         except Exception as exc:          # pragma: no cover - a claim needs a missing quantity
             cl = [dict(id="-", verdict="error", value=None, detail=str(exc))]
         study["claims"][str(na)] = [dict(id=c.get("id"), claim=c.get("text", ""),
-                                         verdict=c.get("verdict"), value=c.get("value"))
+                                         verdict=c.get("verdict"), value=c.get("value"),
+                                         detail=c.get("detail", ""))
                                     for c in cl]
     return _clean_nan(json.loads(json.dumps(study, default=_default)))
 
@@ -178,8 +188,7 @@ def load_axial_study(folder="figures", compute_if_missing: bool = True):
     if not compute_if_missing:
         return None
     study = axial_study()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(_clean_nan(study), separators=(",", ":")))
+    save_axial_study(study, base)
     return study
 
 
@@ -191,3 +200,214 @@ def _clean_nan(x):
     if isinstance(x, float) and not math.isfinite(x):
         return None
     return x
+
+
+def save_axial_study(study: dict, folder="figures") -> Path:
+    """Write ``study`` to ``folder/data/axial_study.json`` (compact; what notebook 07 reads)."""
+    path = Path(folder) / "data" / STUDY_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(_clean_nan(study), separators=(",", ":")))
+    return path
+
+
+# ---------------------------------------------------------------------------- analysis helpers
+def stick_geometry(axial_modes=(0, 1, 2, 3), case: str = "3.2", t_before: float = 0.3329) -> list[dict]:
+    """How independent the two contact constraints are (MODEL.md 7.4, 14).
+
+    The beam flies frictionless to ``t_before`` [s] (just before the first contact of case 3.2);
+    at that theta, B (and C = C' = 0) the stick matrix S = A M^-1 A^T, A = [Psi_q; Gamma_q], is
+    formed for each number of axial modes.  Returns per Na: ``cos`` = S12 / sqrt(S11 S22) (the
+    cosine of the angle between Psi_q and Gamma_q in the M^-1 metric; 1 means redundant) and
+    ``cond`` = cond(S)."""
+    from .beam import BeamModel
+    from .contact import Slope, tip_contact
+    from .params import paper_case
+    pre = simulate(case, "frictionless", t_before)
+    q0 = np.concatenate(([pre.theta[-1]], pre.B[-1]))
+    qd0 = np.concatenate(([pre.theta_dot[-1]], pre.B_dot[-1]))
+    out = []
+    for na in axial_modes:
+        cs = paper_case(case).with_(axial_modes=int(na))
+        bm = BeamModel(cs.beam)
+        k = tip_contact(bm, Slope.from_params(cs.slope), np.concatenate((q0, np.zeros(na))),
+                        np.concatenate((qd0, np.zeros(na))))
+        A = np.vstack((k.Psi_q, k.Gamma_q))
+        S = A @ np.linalg.solve(bm.mass_matrix(np.concatenate((q0, np.zeros(na)))), A.T)
+        out.append(dict(axial_modes=int(na), cos=float(S[0, 1] / np.sqrt(S[0, 0] * S[1, 1])),
+                        cond=float(np.linalg.cond(S))))
+    return out
+
+
+def claims_depending_on_na(study: dict) -> list[str]:
+    """Ids of the claims whose verdict is "holds" for some Na and "does not hold" or "not
+    checkable" for another (claims not evaluated, e.g. after a run stopped early, do not count)."""
+    nas = [str(n) for n in study["axial_modes"]]
+    by_na = {na: {c["id"]: c["verdict"] for c in study["claims"][na]} for na in nas}
+    out = []
+    for cid in (c["id"] for c in study["claims"][nas[0]]):
+        v = {by_na[na].get(cid) for na in nas}
+        if "holds" in v and v & {"does not hold", "not checkable"}:
+            out.append(cid)
+    return out
+
+
+def dependence_summary(study: dict) -> str:
+    """Markdown bullets, generated from the study: stick per setting of the hybrid models, the
+    claims whose verdict depends on Na (with the verdict per Na) and the runs that stopped early."""
+    nas = [str(n) for n in study["axial_modes"]]
+    out = []
+    for m in ("hybrid_coulomb", "hybrid_lugre"):
+        if m not in study["runs"]:
+            continue
+        parts = []
+        for na in nas:
+            imps = study["runs"][m][na]["impacts"]
+            n = sum(im["n_stick"] for im in imps)
+            with_stick = sum(im["n_stick"] > 0 for im in imps)
+            tot = 1e3 * sum(im["stick_time"] for im in imps)
+            first = imps[0] if imps else None
+            parts.append(f"Na = {na}: {n} stick intervals, {tot:.2f} ms in {with_stick} of {len(imps)} impacts"
+                         + (f" (first impact: {first['n_stick']}, {1e3 * first['stick_time']:.2f} ms)"
+                            if first else ""))
+        out.append(f"* **{_MODEL_LABELS[m]}**, stick over 0–{study['t_end']:g} s: " + "; ".join(parts) + ".")
+    by_na = {na: {c["id"]: c["verdict"] for c in study["claims"][na]} for na in nas}
+    for cid in claims_depending_on_na(study):
+        groups = {}
+        for na in nas:
+            groups.setdefault(by_na[na].get(cid, "not evaluated"), []).append(na)
+        out.append(f"* **{cid}**: " + "; ".join(f"{v} for Na = {', '.join(g)}" for v, g in groups.items()) + ".")
+    for m, runs in study["runs"].items():
+        for na in nas:
+            r = runs[na]
+            if not r["success"]:
+                why = (r["message"] or "").split(" at t =")[0].split(": ", 1)[-1]
+                out.append(f"* {_MODEL_LABELS.get(m, m)}, Na = {na}: stopped at {r['t_last']:.3f} s ({why}).")
+    return "\n".join(out)
+
+
+def stick_table_markdown(study: dict, model: str) -> str:
+    """Markdown table: per impact and Na, number / total duration [ms] of stick and of slip."""
+    nas = [str(n) for n in study["axial_modes"]]
+    runs = study["runs"][model]
+    lines = ["| impact | " + " | ".join(f"Na = {na}: stick n / ms, slip n / ms" for na in nas) + " |",
+             "|---|" + "---|" * len(nas)]
+    for k in range(max(len(runs[na]["impacts"]) for na in nas)):
+        cells = []
+        for na in nas:
+            imps = runs[na]["impacts"]
+            if k < len(imps):
+                im = imps[k]
+                cells.append(f"{im['n_stick']} / {1e3 * im['stick_time']:.3f}, "
+                             f"{im['n_slip']} / {1e3 * im['slip_time']:.3f}")
+            else:
+                cells.append("–")
+        lines.append(f"| {k + 1} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- figures
+NA_COLORS = {"0": "0.35", "1": "#0072B2", "2": "#E69F00", "3": "#009E73", "4": "#CC79A7"}
+_MODEL_LABELS = {"hybrid_coulomb": "hybrid Coulomb", "hybrid_lugre": "hybrid LuGre",
+                 "lugre": "unified LuGre"}
+
+
+def _na_label(study, model, na):
+    r = study["runs"][model][na]
+    lab = f"Na = {na}" + (" (paper's model)" if na == "0" else "")
+    return lab if r["success"] else lab + f", stopped at {r['t_last']:.3f} s"
+
+
+def fig_axial_first_impact(study: dict):
+    """The paper's Fig 12 with axial modes: first impact's tangential displacement s - s(t_c) [mm],
+    normal force N [N] and friction force F_t [N] per model, one colour per Na, stick shaded."""
+    import matplotlib.pyplot as plt
+    models = study["models"]
+    nas = [str(n) for n in study["axial_modes"]]
+    fig, axs = plt.subplots(3, len(models), figsize=(4 * len(models), 7.5), sharex="col",
+                            constrained_layout=True, squeeze=False)
+    for j, m in enumerate(models):
+        for na in nas:
+            fi = study["runs"][m][na]["first_impact"]
+            if fi is None:
+                continue
+            t = np.array(fi["t"], float)
+            t0, col = t[0], NA_COLORS.get(na, None)
+            s = np.array(fi["s"], float)
+            axs[0, j].plot(1e3 * (t - t0), 1e3 * (s - s[0]), color=col, lw=1.2,
+                           label=_na_label(study, m, na))
+            axs[1, j].plot(1e3 * (t - t0), np.array(fi["N"], float), color=col, lw=1.2)
+            axs[2, j].plot(1e3 * (t - t0), np.array(fi["F_t"], float), color=col, lw=1.2)
+            for a, b in fi["stick_intervals"]:
+                for ax in axs[:, j]:
+                    ax.axvspan(1e3 * (a - t0), 1e3 * (b - t0), color=col, alpha=0.18, lw=0)
+        axs[0, j].set_title(_MODEL_LABELS.get(m, m), fontsize=10)
+        axs[2, j].set_xlabel("time since first contact [ms]")
+    axs[0, 0].set_ylabel("s − s(t_c) [mm]")
+    axs[1, 0].set_ylabel("normal force N [N]")
+    axs[2, 0].set_ylabel("friction force F_t [N]")
+    for j in range(len(models)):
+        axs[0, j].legend(fontsize=7)
+    for ax in axs.flat:
+        ax.grid(True, lw=0.3, alpha=0.6)
+    fig.suptitle("First impact with axial modes (extension, MODEL.md 14): stick shaded", fontsize=11)
+    return fig
+
+
+def fig_axial_stick(study: dict, models=("hybrid_coulomb", "hybrid_lugre")):
+    """Stick intervals per impact: number (top) and total duration [ms] (bottom), grouped by Na,
+    for the models with a stick state."""
+    import matplotlib.pyplot as plt
+    nas = [str(n) for n in study["axial_modes"]]
+    models = [m for m in models if m in study["runs"]]
+    fig, axs = plt.subplots(2, len(models), figsize=(6 * len(models), 5.5), constrained_layout=True,
+                            squeeze=False)
+    width = 0.8 / len(nas)
+    for j, m in enumerate(models):
+        for i, na in enumerate(nas):
+            imps = study["runs"][m][na]["impacts"]
+            x = np.arange(1, len(imps) + 1) + (i - (len(nas) - 1) / 2) * width
+            col = NA_COLORS.get(na, None)
+            axs[0, j].bar(x, [im["n_stick"] for im in imps], width, color=col,
+                          label=_na_label(study, m, na))
+            axs[1, j].bar(x, [1e3 * im["stick_time"] for im in imps], width, color=col)
+        axs[0, j].set_title(_MODEL_LABELS.get(m, m), fontsize=10)
+        axs[0, j].set_ylabel("stick intervals [–]")
+        axs[1, j].set_ylabel("total stick time [ms]")
+        axs[1, j].set_xlabel("impact (cluster of contact episodes) [–]")
+        axs[0, j].set_ylim(top=1.4 * axs[0, j].get_ylim()[1])     # room for the legend
+        axs[0, j].legend(fontsize=7, loc="upper left")
+        for ax in axs[:, j]:
+            ax.grid(True, axis="y", lw=0.3, alpha=0.6)
+            ax.set_xticks(range(1, 1 + max(len(study["runs"][m][na]["impacts"]) for na in nas)))
+    fig.suptitle(f"Stick per impact, case {study['case']}, 0–{study['t_end']:g} s "
+                 "(Na = 0: the paper's model never sticks)", fontsize=11)
+    return fig
+
+
+def fig_axial_energy(study: dict):
+    """Mechanical energy E = T + V_E + V_G [J] over the run, per model, one colour per Na."""
+    import matplotlib.pyplot as plt
+    models = study["models"]
+    nas = [str(n) for n in study["axial_modes"]]
+    fig, axs = plt.subplots(1, len(models), figsize=(4 * len(models), 3.3), sharey=True,
+                            constrained_layout=True, squeeze=False)
+    for ax, m in zip(axs[0], models):
+        for na in nas:
+            e = study["runs"][m][na]["energies"]
+            ax.plot(e["t"], np.array(e["E"], float), color=NA_COLORS.get(na), lw=1.1,
+                    label=_na_label(study, m, na))
+        ax.set_title(_MODEL_LABELS.get(m, m), fontsize=10)
+        ax.set_xlabel("time t [s]")
+        ax.grid(True, lw=0.3, alpha=0.6)
+        ax.legend(fontsize=7)
+    axs[0, 0].set_ylabel("mechanical energy E [J]")
+    return fig
+
+
+# name -> (function of the study, caption); written by ``python -m flexlib figures``
+AXIAL_FIGURES = {
+    "axial_first_impact": (fig_axial_first_impact,
+                           "Extension (MODEL.md 14): first impact with axial modes, s, N, F_t, stick shaded"),
+    "axial_stick_per_impact": (fig_axial_stick,
+                               "Extension (MODEL.md 14): number and duration of stick intervals per impact"),
+}

@@ -40,6 +40,9 @@ class BeamModel:
     """Precomputed beam model.  Build once per parameter set; all methods are pure in (q, q')."""
 
     def __init__(self, beam: BeamParams | None = None):
+        if beam is not None and not isinstance(beam, BeamParams):
+            raise TypeError(f"BeamModel expects a BeamParams (or None for the paper's beam), got "
+                            f"{type(beam).__name__} {beam!r:.60}; for a Case use BeamModel(case.beam)")
         self.params = beam if beam is not None else BeamParams()
         self.mi: ModalIntegrals = modal_integrals(self.params)
         self.n = self.mi.n

@@ -12,7 +12,8 @@ import sys
 from dataclasses import fields
 from pathlib import Path
 
-from .params import RANGES, BeamParams, CoulombParams, LuGreParams, SlopeParams, SolverSettings
+from .params import (RANGES, BeamParams, CoulombParams, LuGreParams, SlopeParams, SolverSettings,
+                     _range_text)
 
 _PARAM_CLASSES = (BeamParams, SlopeParams, CoulombParams, LuGreParams, SolverSettings)
 _PARAM_NAMES = [f.name for c in _PARAM_CLASSES for f in fields(c)]
@@ -38,7 +39,8 @@ def _param_value(name, text):
     try:
         return float(text) if kind == "float" else int(float(text)) if float(text).is_integer() else float(text)
     except ValueError:
-        raise ValueError(f"parameter {name!r} = {text!r} is not a number") from None
+        raise ValueError(f"parameter {name!r} = {text!r} is not a number: valid range is "
+                         f"{_range_text(name)}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -82,12 +84,16 @@ def _cmd_simulate(a) -> int:
             sample_times = [float(x) for x in a.sample_times.split(",") if x.strip()]
         except ValueError:
             raise ValueError(f"--sample-times {a.sample_times!r} is not a comma-separated list of times") from None
+    for opt, path in (("--json", a.json), ("--save", a.save)):
+        if path and not Path(path).expanduser().resolve().parent.is_dir():
+            raise ValueError(f"{opt} {path!r}: the directory {str(Path(path).parent)!r} does not exist")
     case = paper_case(a.case)
     model = canonical_model(a.model)
     try:
         t_end = float(a.t_end)
     except ValueError:
-        raise ValueError(f"parameter 't_end' = {a.t_end!r} is not a number") from None
+        raise ValueError(f"parameter 't_end' = {a.t_end!r} is not a number: valid range is "
+                         "(0, 1000] s") from None
     if sample_times is not None and any(not (0.0 <= x <= t_end) for x in sample_times):
         raise ValueError(f"--sample-times must lie in [0, t_end = {t_end:g}] s")
     code = 0
@@ -109,10 +115,13 @@ def _cmd_simulate(a) -> int:
               f"audit residual max {res.audit_residual_max:.3g} J")
         for w in res.warnings:
             print("warning: " + w)
-    if res is not None and a.json:
-        Path(a.json).write_text(json.dumps(res.summary(sample_times), indent=1))
-    if res is not None and a.save:
-        res.save(a.save)
+    try:
+        if res is not None and a.json:
+            Path(a.json).expanduser().write_text(json.dumps(res.summary(sample_times), indent=1))
+        if res is not None and a.save:
+            res.save(Path(a.save).expanduser())
+    except OSError as err:
+        raise ValueError(f"cannot write {err.filename or a.json or a.save!r}: {err.strerror or err}") from None
     return code
 
 

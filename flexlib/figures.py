@@ -7,7 +7,9 @@ Outputs (all regenerated, never edited by hand):
 * ``figures/claims.md`` and ``figures/data/claims.json`` (MODEL.md 10);
 * ``figures/data/*.json``: the expensive studies that the notebooks read instead of recomputing
   them under nbval: the mode-convergence table (N = 2..6), the tolerance study (10x tighter) and
-  the printed-multipliers runs, plus ``key_numbers.json`` (per-impact tables of the default runs).
+  the printed-multipliers runs, plus ``key_numbers.json`` (per-impact tables of the default runs);
+* the axial-flexibility study (an extension beyond the paper, MODEL.md 14; :mod:`flexlib.axial`):
+  ``figures/data/axial_study.json`` (notebook 07 reads it) and ``figures/axial_*.png``/``.svg``.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from .params import paper_case
 from .simulate import SimulationError, simulate
 
 __all__ = ["run_models", "make_all", "mode_study", "tolerance_study", "printed_study", "impact_rows",
-           "load_study"]
+           "load_study", "axial_figures"]
 
 PAPER_MODELS = ("hybrid_coulomb", "hybrid_lugre", "lugre")
 ALL_MODELS = ("frictionless",) + PAPER_MODELS
@@ -127,6 +129,26 @@ def load_study(name: str, folder="figures"):
     return json.loads((base / DATA / f"{name}.json").read_text())
 
 
+def axial_figures(out="figures", only=None) -> dict:
+    """Run :func:`flexlib.axial.axial_study`, write ``data/axial_study.json`` and the figures of
+    :data:`flexlib.axial.AXIAL_FIGURES` into ``out``; return their manifest entries."""
+    from . import axial
+    from .plots import save_figure
+    out = Path(out)
+    study = axial.axial_study()
+    axial.save_axial_study(study, out)
+    prov = dict(flexlib_version=study["flexlib_version"], case=study["case"], t_end=study["t_end"],
+                axial_modes=study["axial_modes"], note=study["note"],
+                runs={m: {na: dict(success=r["success"], t_last=r["t_last"]) for na, r in runs.items()}
+                      for m, runs in study["runs"].items()})
+    manifest = {}
+    for name, (fn, caption) in axial.AXIAL_FIGURES.items():
+        if only and name not in only:
+            continue
+        manifest[name] = dict(caption=caption, **save_figure(fn(study), name, out, extra=prov))
+    return manifest
+
+
 def make_all(out="figures", only=None, studies=True, verbose=True):
     """Regenerate the figures (and, with ``studies``, the cached studies) into ``out``."""
     import matplotlib
@@ -176,6 +198,10 @@ def make_all(out="figures", only=None, studies=True, verbose=True):
         _dump(out / DATA / "printed_study.json", printed_study())
         say(f"studies: {time.perf_counter() - t1:.1f} s")
         header += "\n\nSensitivity to the number of modes: see `figures/data/mode_study.json` and notebook 06."
+        t2 = time.perf_counter()
+        manifest.update(axial_figures(out, only=only))
+        _dump(out / "manifest.json", manifest)
+        say(f"axial study (extension, MODEL.md 14): {time.perf_counter() - t2:.1f} s")
     (out / "claims.md").write_text(claims_markdown(claims, header))
     say(f"wrote {out / 'claims.md'}; total {time.perf_counter() - t0:.1f} s")
     return resB, claims

@@ -48,7 +48,7 @@ BRENT_TOL = 4.0 * np.finfo(float).eps
 BRENT_MAXITER = 100
 
 # message codes (second return value of integrate_phase)
-OK, EVENT, TOO_SMALL_STEP, NON_FINITE, MAX_STEPS = 0, 1, 2, 3, 4
+OK, EVENT, TOO_SMALL_STEP, NON_FINITE, MAX_STEPS, STEP_COLLAPSE = 0, 1, 2, 3, 4, 5
 MESSAGES = {
     OK: "The solver successfully reached the end of the integration interval.",
     EVENT: "A termination event occurred.",
@@ -56,7 +56,20 @@ MESSAGES = {
     NON_FINITE: "Required step size is less than spacing between numbers (non-finite values in "
                 "the right-hand side or its error estimate).",
     MAX_STEPS: "The maximum number of steps was exceeded.",
+    STEP_COLLAPSE: "The step size collapsed: the mean of the last 20000 accepted steps fell "
+                   "below 1e-9 s (an extremely stiff right-hand side).",
 }
+
+# Step-collapse guard.  Every step's dense output is stored (~1-2 kB per step), so an explicit
+# integrator whose step shrinks to ~1e-11 s (e.g. the LuGre bristle equation with g(v) -> 0)
+# would fill the memory long before the step budget ends.  A phase whose last COLLAPSE_WINDOW
+# accepted steps cover less than COLLAPSE_WINDOW * COLLAPSE_STEP of time fails with
+# STEP_COLLAPSE.  Legitimate phases of this model take steps of 1e-7..1e-3 s (the kHz axial
+# modes included; LuGre with sigma0 = 1e6 1/m and mu_d = 1e-3 at 1 m/s needs ~3e-9 s), above
+# COLLAPSE_STEP.  The step budget of a phase (``max_steps`` of :func:`solve_phase`, 2e6 steps,
+# at most ~3 GB of dense output at N = 8) bounds what the guard cannot see.
+COLLAPSE_WINDOW = 20_000
+COLLAPSE_STEP = 1e-9        # s
 
 # ---------------------------------------------------------------- DOP853 coefficients
 # Identical doubles to scipy/integrate/_ivp/dop853_coefficients.py (BSD-3-Clause, from
@@ -180,6 +193,47 @@ def _dense_point(F, y_old, x, yq):
         yq[k] = v + y_old[k]
 
 
+def _stage_events(G, s, out, epar, eoff):
+    """G[s] = the event values at stage s's state (offsets subtracted)."""
+    ev = _event_values(out, epar)
+    for i in range(7):
+        G[s, i] = ev[i] - eoff[i]
+
+
+def _flips(g0, v, direction):
+    """True if an event function that was g0 at the step start has crossed zero to v in the
+    event's direction (strictly: a value of exactly 0 at either end is handled at the ends)."""
+    if direction < 0.0:
+        return g0 > 0.0 and v < 0.0
+    if direction > 0.0:
+        return g0 < 0.0 and v > 0.0
+    return (g0 > 0.0 and v < 0.0) or (g0 < 0.0 and v > 0.0)
+
+
+def _stage_flip(G, s_lo, s_hi, i, g0, direction):
+    """The smallest stage time c in (0, 1) among stages s_lo..s_hi-1 (c < 1 only) whose event
+    value i has flipped sign from g0 in the event's direction; 1.0 if none."""
+    best = 1.0
+    for s in range(s_lo, s_hi):
+        c = _C[s]
+        if c < best and _flips(g0, G[s, i], direction):
+            best = c
+    return best
+
+
+def _stage_flip_after(G, lo, i, g0, direction):
+    """As :func:`_stage_flip` over the stages 1..10 and the dense stages 13..15, for stage times
+    c > lo."""
+    best = 1.0
+    for s in range(1, 16):
+        if s == 11 or s == 12:
+            continue
+        c = _C[s]
+        if lo < c < best and _flips(g0, G[s, i], direction):
+            best = c
+    return best
+
+
 def _event_at(tq, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff):
     _dense_point(F, y_old, (tq - t_old) / h, yq)
     out = _rhs(tq, yq, mode, model, mult, par, arrs)[1]
@@ -274,6 +328,11 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     yq = np.empty(ny)
     hit = np.zeros(7, dtype=np.bool_)
     roots = np.empty(7)
+    G = np.zeros((16, 7))       # event values at the stage states of the current step
+    xb = np.empty(7)            # right end of each event's bracket (t_new, or an interior point)
+    watch = False
+    for i in range(7):
+        watch = watch or active[i]
     y = y0.copy()
     y_event = np.empty(ny)
     for k in range(ny):
@@ -324,6 +383,9 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         if n >= max_steps:
             status, code = -1, MAX_STEPS
             break
+        if n >= COLLAPSE_WINDOW and ts[n] - ts[n - COLLAPSE_WINDOW] < COLLAPSE_WINDOW * COLLAPSE_STEP:
+            status, code = -1, STEP_COLLAPSE
+            break
         # ---- one accepted step (scipy RungeKutta._step_impl)
         min_step = 10.0 * abs(np.nextafter(t, np.inf) - t)
         if h_abs > max_step:
@@ -345,7 +407,10 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             _put(K[0], f)
             for s in range(1, 12):
                 _stage(K, s, y, h, yq)
-                _put(K[s], _rhs(t + _C[s] * h, yq, mode, model, mult, par, arrs)[0])
+                f_s, out_s = _rhs(t + _C[s] * h, yq, mode, model, mult, par, arrs)
+                _put(K[s], f_s)
+                if watch and s <= 10:
+                    _stage_events(G, s, out_s, epar, eoff)
             y_new = np.empty(ny)
             _stage(K, 12, y, h, y_new)          # row 12 of A is B
             f_new, out_new = _rhs(t + h, y_new, mode, model, mult, par, arrs)
@@ -393,13 +458,27 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             hit[i] = active[i] and ((up and direction[i] > 0.0) or (down and direction[i] < 0.0)
                                     or ((up or down) and direction[i] == 0.0))
             any_hit = any_hit or hit[i]
+            xb[i] = t_new
+        # ---- interior sign changes: an event function that leaves its sign and comes back
+        # within one step (e.g. N dipping below 0 for less than a step) shows no change between
+        # the step's ends.  The stage states (free by-products of the step) are screened for
+        # such a change; a candidate is confirmed on the 7th-order interpolant below.
+        interior = False
+        if watch and not any_hit:
+            for i in range(7):
+                if active[i] and _stage_flip(G, 1, 11, i, g[i], direction[i]) < 1.0:
+                    interior = True
         # ---- dense output (scipy DOP853._dense_output_impl); without ``dense`` only for
-        # steps that locate an event, the others keep the cubic Hermite part (F[3:] = 0)
-        full = dense or any_hit
+        # steps that locate an event (or may hold an interior one), the others keep the cubic
+        # Hermite part (F[3:] = 0)
+        full = dense or any_hit or interior
         if full:
             for s in range(13, 16):
                 _stage(K, s, y, h, yq)
-                _put(K[s], _rhs(t + _C[s] * h, yq, mode, model, mult, par, arrs)[0])
+                f_s, out_s = _rhs(t + _C[s] * h, yq, mode, model, mult, par, arrs)
+                _put(K[s], f_s)
+                if watch:
+                    _stage_events(G, s, out_s, epar, eoff)
             n_rhs += 3
         if n + 1 >= cap:
             cap *= 2
@@ -420,12 +499,31 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
                         acc += _D[r, j] * K[j, k]
                 Fn[3 + r, k] = h * acc
         hs[n] = h
+        # ---- confirm interior candidates on the interpolant: the earliest stage time c at
+        # which event i has left the sign it had at t, checked in the direction of the event
+        if watch and not any_hit and full:
+            for i in range(7):
+                if not active[i]:
+                    continue
+                lo = 0.0
+                while True:
+                    c = _stage_flip_after(G, lo, i, g[i], direction[i])
+                    if c >= 1.0:
+                        break
+                    v = _event_at(t + c * h, i, t, h, Fn, y, yq, mode, model, mult, par, arrs,
+                                  epar, eoff)
+                    n_evt += 1
+                    if _flips(g[i], v, direction[i]):
+                        hit[i] = True
+                        xb[i] = t + c * h
+                        break
+                    lo = c
         # ---- event location (solve_ivp handle_events; all events are terminal)
         t_hit = np.inf
         for i in range(7):
             roots[i] = np.inf
             if hit[i]:
-                r, ne = _brentq(i, t, t_new, t, h, Fn, y, yq, mode, model, mult, par, arrs, epar,
+                r, ne = _brentq(i, t, xb[i], t, h, Fn, y, yq, mode, model, mult, par, arrs, epar,
                                 eoff)
                 n_evt += ne
                 roots[i] = r
@@ -479,7 +577,8 @@ _phase_eval = kernel.phase_eval
 _event_values = kernel.event_values
 COMPILED = bool(kernel.COMPILED)
 _INLINED = ("_rhs", "_event_at", "_brentq")
-_JITTED = ("_put", "_grow", "_stage", "_rms2", "_dense_point", "integrate_phase", "dense_eval")
+_JITTED = ("_put", "_grow", "_stage", "_rms2", "_dense_point", "_stage_events", "_flips",
+           "_stage_flip", "_stage_flip_after", "integrate_phase", "dense_eval")
 if COMPILED:
     import numba as _nb
     # the functions that evaluate the RHS are inlined into integrate_phase at the numba IR
@@ -594,7 +693,7 @@ def _kernel_arrays(arrs):
 
 def solve_phase(t0, y0, t_end, mode, model, mult, par, arrs, *, rtol, atol, max_step=np.inf,
                 first_step=None, events=(), directions=None, epar=None, offsets=None,
-                max_steps=10_000_000, dense=True):
+                max_steps=2_000_000, dense=True):
     """Integrate one phase with :func:`integrate_phase`; returns a :class:`PhaseSolution`.
 
     ``events``: indices into (or names of) :data:`flexlib.kernel.EVENT_NAMES`, the terminal

@@ -457,6 +457,35 @@ def phase_eval_many(ts, Y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr,
     return outs, T
 
 
+def phase_eval_samples(ts, Y, modes, dirs, s_stars, model, mult, par, M2, M2mD, S_y, K2, T3r,
+                       T3tr, T4r, T4pr, Hbar, Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA,
+                       Psi_L):
+    """``out`` and the kinetic energy at every row of ``Y``, the samples of a whole run.
+
+    As :func:`phase_eval_many`, but each sample k carries its own phase: mode ``modes[k]``,
+    slip direction ``dirs[k]`` and stick anchor ``s_stars[k]`` (par[19], par[20]).  One call
+    for the whole history instead of one per phase: the hybrid models have ~2.4e4 phases, and
+    a call from Python costs ~10 us before it does any work."""
+    m = ts.shape[0]
+    outs = np.empty((m, NOUT))
+    T = np.empty(m)
+    nd = (Y.shape[1] - 5) // 2
+    p = par.copy()
+    for k in range(m):
+        p[19] = dirs[k]
+        p[20] = s_stars[k]
+        y = Y[k].copy()
+        dy, o = phase_eval(ts[k], y, modes[k], model, mult, p, M2, M2mD, S_y, K2, T3r, T3tr, T4r,
+                           T4pr, Hbar, Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L)
+        for j in range(NOUT):
+            outs[k, j] = o[j]
+        qd = y[nd:2 * nd].copy()
+        M, Q = mass_forces_any(y[:nd].copy(), qd, p, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr,
+                               Hbar, Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L)
+        T[k] = 0.5 * _vv(qd, _mv(M, qd))
+    return outs, T
+
+
 # Event functions (MODEL.md 8.4).  Index, name, direction of the zero crossing that counts.
 EVENT_NAMES = ("CONTACT-ON", "SEPARATE", "STICK->SLIP", "STICK-DRIFT", "PAINLEVE", "SLIP-STOP", "ARM")
 EVENT_DIRECTIONS = (-1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 1.0)   # SLIP-STOP: see event_directions
@@ -480,6 +509,76 @@ def event_values(out, epar):
     return ev
 
 
+# Event actions (MODEL.md 5, 6).  The simulator calls these from Python once or twice per event;
+# :func:`flexlib.contact.tip_contact` and :func:`flexlib.contact.impulse_jump` are the readable
+# NumPy statements of the same formulas (tests compare them).  In the micro-impact chatter of
+# the hybrid models (~10^4 jumps per run) the NumPy versions cost ~30 us per tip evaluation and
+# ~35 us per Cholesky solve (numpy's errstate), against ~1-2 us here.
+def tip_kinematics(q, qd, par, Phi_L, H_L, Psi_L):
+    """Tip contact kinematics at (q, q'): (gap, s, v_n, v_t, Psi_q, Gamma_q, gamma_n, gamma_t).
+
+    gap = Psi [m], s [m], v_n = Psi', v_t = s' [m/s], the Jacobian rows Psi_q, Gamma_q (nd,) and
+    gamma_n = -n . a_vp, gamma_t = -t . a_vp [m/s^2] (eqs (32), (58)); ``par`` as phase_eval."""
+    nd = q.shape[0]
+    n = Phi_L.shape[0]
+    na = Psi_L.shape[0]
+    L = par[4]
+    nx, ny, tx, ty = par[5], par[6], par[7], par[8]
+    th = q[0]
+    thd = qd[0]
+    # the same operations, in the same order, as phase_eval: the FREE-phase gap floor and the
+    # integrator's CONTACT-ON event then see the same gap to the last bit
+    B = q[1:1 + n].copy()
+    Bd = qd[1:1 + n].copy()
+    HLB = _mv(H_L, B)
+    px = L - 0.5 * _vv(B, HLB)
+    pdx = -_vv(HLB, Bd)
+    if na > 0:
+        px += _vv(Psi_L, q[1 + n:].copy())
+        pdx += _vv(Psi_L, qd[1 + n:].copy())
+    py = _vv(Phi_L, B)
+    pdy = _vv(Phi_L, Bd)
+    BdHBd = _vv(Bd, _mv(H_L, Bd))
+    c = math.cos(th)
+    s_ = math.sin(th)
+    nfx = c * nx + s_ * ny
+    nfy = -s_ * nx + c * ny
+    tfx = c * tx + s_ * ty
+    tfy = -s_ * tx + c * ty
+    dx = (c * px - s_ * py) - par[9]
+    dyy = (s_ * px + c * py) - par[10]
+    Pq = np.empty(nd)
+    Gq = np.empty(nd)
+    Pq[0] = -nfx * py + nfy * px
+    Gq[0] = -tfx * py + tfy * px
+    for i in range(n):
+        Pq[i + 1] = -nfx * HLB[i] + nfy * Phi_L[i]
+        Gq[i + 1] = -tfx * HLB[i] + tfy * Phi_L[i]
+    for j in range(na):
+        Pq[1 + n + j] = nfx * Psi_L[j]
+        Gq[1 + n + j] = tfx * Psi_L[j]
+    ax = -thd * thd * px - 2.0 * thd * pdy - BdHBd
+    ay = -thd * thd * py + 2.0 * thd * pdx
+    return (nx * dx + ny * dyy, tx * dx + ty * dyy, _vv(Pq, qd), _vv(Gq, qd), Pq, Gq,
+            -(nfx * ax + nfy * ay), -(tfx * ax + tfy * ay))
+
+
+def velocity_jump(M, D_n, v_n_minus, e):
+    """Frictionless impulse-momentum jump, eqs (39)-(48): (dq', I, dT), as
+    :func:`flexlib.contact.impulse_jump` but with the elimination of :func:`_solve`."""
+    nd = D_n.shape[0]
+    X = _solve(M, D_n)
+    w = 0.0
+    for i in range(nd):
+        w += D_n[i] * X[i, 0]
+    impulse = -(1.0 + e) * v_n_minus / w
+    dT = -0.5 * (1.0 - e * e) * v_n_minus * v_n_minus / w
+    dqd = np.empty(nd)
+    for i in range(nd):
+        dqd[i] = X[i, 0] * impulse
+    return dqd, impulse, dT
+
+
 COMPILED = False
 
 if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pure-NumPy path
@@ -500,4 +599,7 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
         phase_eval = _nb.njit(cache=True)(phase_eval)
         event_values = _nb.njit(cache=True)(event_values)
         phase_eval_many = _nb.njit(cache=True)(phase_eval_many)
+        phase_eval_samples = _nb.njit(cache=True)(phase_eval_samples)
+        tip_kinematics = _nb.njit(cache=True)(tip_kinematics)
+        velocity_jump = _nb.njit(cache=True)(velocity_jump)
         COMPILED = True

@@ -60,6 +60,7 @@ RANGES: dict[str, tuple] = {
     "t_cluster": (0.0, 10.0, False, True, "float", "s"),
     "dt_rearm": (0.0, 1e-3, True, True, "float", "s"),
     "event_cap": (10, 10_000_000, True, True, "int", "-"),
+    "max_steps_phase": (100, 100_000_000, True, True, "int", "-"),
     "multiplier_mode": (None, None, True, True, ("coupled", "printed"), "-"),
     "dense_dt": (0.0, 1e-5, False, True, "float", "s"),
     "interior_points": (50, 10_000, True, True, "int", "-"),
@@ -75,6 +76,7 @@ def _range_text(name: str) -> str:
     left = "[" if lo_in else "("
     right = "]" if hi_in else ")"
     what = "an integer in " if kind == "int" else ""
+    unit = unit[1:].strip() if unit.startswith("-") else unit     # "-" marks a dimensionless value
     return f"{what}{left}{lo:g}, {hi:g}{right} {unit}".rstrip()
 
 
@@ -233,7 +235,10 @@ class SolverSettings(_Validated):
     use :func:`scipy.integrate.solve_ivp` (slower, for cross-checks).  ``max_step_contact`` bounds the step in contact phases so that short
     contacts and sign changes of v_t are not skipped.  ``dense_dt`` is the sampling step of
     the dense output used for peak values.  ``event_cap`` bounds the events per impact
-    cluster (Zeno guard).  ``multiplier_mode="printed"`` uses the paper's decoupled
+    cluster (Zeno guard).  ``max_steps_phase`` is the step budget of one phase of the compiled
+    integrator (its dense output costs ~1-2 kB per step, so the default 10^6 bounds a phase at
+    ~1-2 GB; a legitimate phase of the paper's cases takes < 10^4 steps, a very stiff LuGre
+    bristle equation with mu_d -> 0 many more).  ``multiplier_mode="printed"`` uses the paper's decoupled
     multipliers (eqs 37, 65, 66) instead of the coupled solve (MODEL.md 7.3, R1).
     """
     rtol: float = 1e-8
@@ -244,6 +249,7 @@ class SolverSettings(_Validated):
     t_cluster: float = 0.02
     dt_rearm: float = 1e-9
     event_cap: int = 10_000
+    max_steps_phase: int = 1_000_000
     multiplier_mode: str = "coupled"
     dense_dt: float = 1e-5
     interior_points: int = 50
@@ -264,6 +270,12 @@ class Case:
     solver: SolverSettings = field(default_factory=SolverSettings)
 
     _GROUPS = ("beam", "slope", "coulomb", "lugre", "solver")
+
+    def __post_init__(self):
+        for g in self._GROUPS:
+            cls = {f.name: f.default_factory for f in fields(self)}[g]
+            if not isinstance(getattr(self, g), cls):
+                raise TypeError(f"Case.{g} must be a {cls.__name__}, not {type(getattr(self, g)).__name__}")
 
     def group_of(self, name: str) -> str:
         for g in self._GROUPS:

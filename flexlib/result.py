@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import kernel
+from . import integrator, kernel
 
 __all__ = ["SimulationResult", "build_result", "load_result"]
 
@@ -120,15 +120,17 @@ class SimulationResult:
                 f"{im['friction_work']:>10.4g} {len(im['stick_intervals']):>5d} {len(im['slip_intervals']):>5d}")
         return "\n".join(rows)
 
+    def samples_at(self, times) -> dict:
+        """theta, theta' and the tip's Y at the given times (lists, for JSON)."""
+        st = np.asarray(times, float).reshape(-1)
+        return dict(t=st.tolist(), theta=self.sample(st, "theta").tolist(),
+                    theta_dot=self.sample(st, "theta_dot").tolist(),
+                    tip_y=self.sample(st, "tip_Y").tolist())
+
     def summary(self, sample_times=None) -> dict:
         """The JSON summary of the command line (names are stable; see README)."""
         fc = self.first_contact
-        samples = None
-        if sample_times is not None:
-            st = np.asarray(sample_times, float)
-            samples = dict(t=st.tolist(), theta=self.sample(st, "theta").tolist(),
-                           theta_dot=self.sample(st, "theta_dot").tolist(),
-                           tip_y=self.sample(st, "tip_Y").tolist())
+        samples = None if sample_times is None else self.samples_at(sample_times)
         keep = ("t_start", "t_end", "duration", "episodes", "peak_normal_force", "peak_friction_force",
                 "energy_before", "energy_after", "jump_loss", "friction_work", "normal_work",
                 "energy_lost", "v_n_minus", "v_t_minus", "v_t_plus", "impulse", "stick_intervals",
@@ -194,47 +196,30 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
     nd = sim.nd
     bm = sim.beam
     sol_set = sim.sol
-    cols = {k: [] for k in ("t", "y", "mode", "out", "T", "jumps_before")}
-    seg_info = []
-    n_steps = 0
-    for i_seg, (sol, d, hit, n_jumps) in enumerate(log.segments):
-        ts = sol.t
-        if len(ts) == 0:
-            continue
-        n_steps += max(len(ts) - 1, 0)
-        t0, t1 = ts[0], ts[-1]
-        dt = sol_set.dense_dt if d.mode != FREE else _FREE_DT
-        if t1 > t0 and sol.sol is not None:
-            grid = np.arange(t0, t1, dt)
-            tt = np.unique(np.concatenate((ts, grid)))
-            yy = sol.sol(tt)
-            # keep the integrator's own values at its step points (exact event states)
-            pos = np.searchsorted(tt, ts)
-            yy[:, pos] = sol.y
-        else:
-            tt, yy = ts, sol.y
-        seg_info.append((t0, t1, d, sol))
-        if sim.hub is None:
-            par = sim._par(d)
-            outs, Tk = kernel.phase_eval_many(np.ascontiguousarray(tt), np.ascontiguousarray(yy.T),
-                                              d.mode, sim._model_code, sim._mult_code, par, *sim._arrs)
-        else:
-            outs = np.full((len(tt), kernel.NOUT), np.nan)
-            outs[:, :2] = 0.0
-            Tk = np.empty(len(tt))
-            for j in range(len(tt)):
-                q = yy[:nd, j].copy(); qd = yy[nd:2 * nd, j].copy()
-                q[0], qd[0], _ = sim.hub(tt[j])
-                Tk[j] = 0.5 * qd @ bm.mass_matrix(q) @ qd
-        cols["t"].append(tt); cols["y"].append(yy.T); cols["mode"].append(np.full(len(tt), d.mode))
-        cols["out"].append(outs); cols["T"].append(Tk)
-        cols["jumps_before"].append(np.full(len(tt), n_jumps))
-    t = np.concatenate(cols["t"])
-    Y = np.concatenate(cols["y"])
-    O = np.concatenate(cols["out"])
-    cols = dict(mode=np.concatenate(cols["mode"]), T=np.concatenate(cols["T"]),
-                jumps_before=np.concatenate(cols["jumps_before"]), N=O[:, 0], F=O[:, 1], mu=O[:, 3],
-                margin=O[:, 4], cond=O[:, 5], gap=O[:, 6], s=O[:, 7], v_n=O[:, 8], v_t=O[:, 9])
+    segs = [(sol, d, n_jumps) for (sol, d, _hit, n_jumps) in log.segments if len(sol.t)]
+    n_steps = sum(len(sol.t) - 1 for (sol, _d, _nj) in segs)
+    seg_info = [(sol.t[0], sol.t[-1], d, sol) for (sol, d, _nj) in segs]
+    dts = np.array([sol_set.dense_dt if d.mode != FREE else _FREE_DT for (_s, d, _nj) in segs])
+    t, Y, seg = _sample_history([sol for (sol, _d, _nj) in segs], dts)
+    # per-sample phase data: the phase of the segment the sample belongs to
+    seg_mode = np.array([d.mode for (_s, d, _nj) in segs], dtype=np.int64)
+    seg_jumps = np.array([nj for (_s, _d, nj) in segs], dtype=np.int64)
+    if sim.hub is None:
+        seg_dir = np.array([d.dir for (_s, d, _nj) in segs], dtype=float)
+        seg_sstar = np.array([d.s_star for (_s, d, _nj) in segs], dtype=float)
+        O, Tk = kernel.phase_eval_samples(t, Y, seg_mode[seg], seg_dir[seg], seg_sstar[seg],
+                                          sim._model_code, sim._mult_code, sim._par0, *sim._arrs)
+    else:
+        O = np.full((len(t), kernel.NOUT), np.nan)
+        O[:, :2] = 0.0
+        Tk = np.empty(len(t))
+        for j in range(len(t)):
+            q = Y[j, :nd].copy(); qd = Y[j, nd:2 * nd].copy()
+            q[0], qd[0], _ = sim.hub(t[j])
+            Tk[j] = 0.5 * qd @ bm.mass_matrix(q) @ qd
+    cols = dict(mode=seg_mode[seg], T=Tk, jumps_before=seg_jumps[seg], N=O[:, 0], F=O[:, 1],
+                mu=O[:, 3], margin=O[:, 4], cond=O[:, 5], gap=O[:, 6], s=O[:, 7], v_n=O[:, 8],
+                v_t=O[:, 9])
     if sim.hub is not None:
         hub = np.array([sim.hub(tk) for tk in t])
         Y[:, 0], Y[:, nd] = hub[:, 0], hub[:, 1]
@@ -340,6 +325,114 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
                             events=log.events, stick_tests=log.stick_tests, episodes=episodes,
                             impacts=impacts, warnings=warnings, success=success, message=message,
                             stats=stats, version=__version__)
+
+
+# ---------------------------------------------------------------------- sampling the phases
+def _sample_history(sols, dts):
+    """Sample times t (m,), states Y (m, ny) and the segment index of every sample of a run.
+
+    Each phase (segment) is sampled at the integrator's step points (with their exact states)
+    plus the uniform grid ``np.arange(t0, t1, dt)`` of its dense output (``dts[i]`` per segment).
+    The compiled integrator's segments are all sampled by one compiled call
+    (:func:`_merge_samples`): the hybrid models have ~2.4e4 phases, and the per-phase NumPy
+    calls (arange, unique, the dense output, searchsorted) cost ~30 us each.  scipy's segments
+    (``method="DOP853-scipy"``, ``FLEXLIB_NO_NUMBA=1``, prescribed hub motion) go through their
+    ``OdeSolution``, one segment at a time."""
+    if kernel.COMPILED and all(isinstance(sol, integrator.PhaseSolution) for sol in sols):
+        lens = np.array([len(sol.t) for sol in sols], dtype=np.int64)
+        off = np.zeros(len(sols) + 1, dtype=np.int64)
+        np.cumsum(lens, out=off[1:])
+        T_all = np.concatenate([sol.t for sol in sols])
+        Y_all = np.ascontiguousarray(np.concatenate([sol.y.T for sol in sols]))
+        H_all = np.concatenate([sol.hs for sol in sols])
+        F_all = np.ascontiguousarray(np.concatenate([sol.F for sol in sols]))
+        # an upper bound of the number of samples: every step point plus every grid point
+        span = T_all[off[1:] - 1] - T_all[off[:-1]]
+        cap = int(off[-1] + np.sum(np.ceil(span / dts)) + len(sols))
+        return _merge_samples(T_all, off, H_all, Y_all, F_all, dts, cap)
+    ts, ys, seg = [], [], []
+    for i, (sol, dt) in enumerate(zip(sols, dts)):
+        tt = sol.t
+        t0, t1 = tt[0], tt[-1]
+        if t1 > t0 and sol.sol is not None:
+            grid = np.arange(t0, t1, dt)
+            tt = np.unique(np.concatenate((sol.t, grid)))
+            yy = sol.sol(tt)
+            # keep the integrator's own values at its step points (exact event states)
+            yy[:, np.searchsorted(tt, sol.t)] = sol.y
+        else:
+            yy = sol.y
+        ts.append(tt)
+        ys.append(yy.T)
+        seg.append(np.full(len(tt), i, dtype=np.int64))
+    return (np.ascontiguousarray(np.concatenate(ts)), np.ascontiguousarray(np.concatenate(ys)),
+            np.concatenate(seg))
+
+
+def _merge_samples(T_all, off, H_all, Y_all, F_all, dts, cap):
+    """The samples of all compiled-integrator segments (see :func:`_sample_history`).
+
+    Segment i holds the step points T_all[off[i]:off[i+1]] (states Y_all) and, for its
+    intervals, the step sizes H_all and dense coefficients F_all from index off[i] - i on.  The
+    grid is built exactly like ``np.arange(t0, t1, dt)`` (length ceil((t1 - t0) / dt), values
+    t0, t0 + dt, then t0 + k ((t0 + dt) - t0)) and merged with the step points like
+    ``np.unique``, so that the samples are those of the per-segment NumPy statements."""
+    ny = Y_all.shape[1]
+    t_out = np.empty(cap)
+    Y_out = np.empty((cap, ny))
+    seg_out = np.empty(cap, dtype=np.int64)
+    m = 0
+    for s in range(off.shape[0] - 1):
+        a = off[s]
+        n = off[s + 1] - a
+        h0 = a - s                    # the first interval of segment s in H_all / F_all
+        t0 = T_all[a]
+        t1 = T_all[a + n - 1]
+        ng = 0
+        g1 = t0
+        delta = 0.0
+        if t1 > t0:
+            ng = int(math.ceil((t1 - t0) / dts[s]))
+            g1 = t0 + dts[s]
+            delta = g1 - t0
+        i = 0
+        j = 0
+        while i < n or j < ng:
+            gj = t0 if j == 0 else (g1 if j == 1 else t0 + j * delta)
+            if j < ng and (i >= n or gj < T_all[a + i]):
+                # a grid point between step points: scipy's Dop853DenseOutput on the interval
+                # that holds it (searchsorted(ts, gj) - 1, clipped)
+                iv = min(max(i - 1, 0), n - 2)
+                x = (gj - T_all[a + iv]) / H_all[h0 + iv]
+                F = F_all[h0 + iv]
+                for k in range(ny):
+                    v = 0.0
+                    for r in range(7):
+                        v += F[6 - r, k]
+                        if r % 2 == 0:
+                            v *= x
+                        else:
+                            v *= 1.0 - x
+                    Y_out[m, k] = v + Y_all[a + iv, k]
+                t_out[m] = gj
+                j += 1
+            else:
+                if j < ng and gj == T_all[a + i]:
+                    j += 1            # a grid point on a step point is that step point
+                while i + 1 < n and T_all[a + i + 1] == T_all[a + i]:
+                    i += 1
+                t_out[m] = T_all[a + i]
+                for k in range(ny):
+                    Y_out[m, k] = Y_all[a + i, k]
+                i += 1
+            seg_out[m] = s
+            m += 1
+    return t_out[:m].copy(), Y_out[:m].copy(), seg_out[:m].copy()
+
+
+if kernel.COMPILED:
+    import numba as _nb
+    _merge_samples = _nb.njit(cache=True)(_merge_samples)
 
 
 def _intervals(seg_info, starts, t0, t1):

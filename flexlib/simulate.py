@@ -29,7 +29,8 @@ from scipy.integrate import solve_ivp
 
 from . import __version__, integrator, kernel
 from .beam import BeamModel
-from .contact import Slope, baumgarte_rhs, impulse_jump, tip_contact
+from .contact import Slope, TipContact
+from .friction import stribeck_level
 from .params import Case, paper_case
 from .result import SimulationResult, build_result
 
@@ -176,6 +177,16 @@ class Simulator:
         return kernel.phase_eval(t, y, d.mode, self._model_code, self._mult_code, self._par(d),
                                  *self._arrs)
 
+    def tip(self, y: np.ndarray) -> TipContact:
+        """Tip contact kinematics at the state y through the kernel (:func:`kernel.tip_kinematics`).
+
+        The same numbers as :func:`flexlib.contact.tip_contact` to round-off, but compiled: the
+        event actions call it ~2 times per velocity jump, and the hybrid models make 10^4 jumps."""
+        nd = self.nd
+        g, s, v_n, v_t, Pq, Gq, gn, gt = kernel.tip_kinematics(
+            y[:nd], y[nd:2 * nd], self._par0, self._arrs[11], self._arrs[12], self._arrs[19])
+        return TipContact(gap=g, s=s, v_n=v_n, v_t=v_t, Psi_q=Pq, Gamma_q=Gq, gamma_n=gn, gamma_t=gt)
+
     def mass_matrix(self, y: np.ndarray) -> np.ndarray:
         """M(q) through the compiled kernel."""
         nd = self.nd
@@ -253,11 +264,31 @@ class Simulator:
 
     def _failure_cause(self, t, y, d):
         if d.mode != FREE:
-            o = self.evaluate(t, y, d)[1]
+            try:
+                o = self.evaluate(t, y, d)[1]
+            except ZeroDivisionError:
+                return self._singular_cause(d)
             if np.isfinite(o[4]) and abs(o[4]) < 1e-2:
                 return (f"approach to a Painleve singularity (slip margin {o[4]:.3g}, MODEL.md 7.4)")
+            lu = self.case.lugre
+            if self.model in ("lugre", "hybrid_lugre") and d.mode != STICK and np.isfinite(o[9]):
+                # the bristle equation z' = v - sigma0 |v| z / g(v) has the rate sigma0 |v| / g(v)
+                g = stribeck_level(o[9], self.case.coulomb.mu_d, self.case.coulomb.mu_s, lu.v_s)
+                rate = math.inf if g <= 0.0 else lu.sigma0 * abs(o[9]) / g
+                if rate > 1e6:
+                    return (f"LuGre bristle equation too stiff for the explicit integrator: "
+                            f"sigma0 |v_t| / g(v_t) = {rate:.3g} 1/s at v_t = {o[9]:.4g} m/s, "
+                            f"g = {g:.3g} (g(v) -> mu_d = {self.case.coulomb.mu_d:g} for "
+                            f"|v_t| >> v_s; a larger mu_d or a smaller sigma0 keeps it tractable)")
             return f"stiff or singular contact phase (N = {o[0]:.4g} N, v_t = {o[9]:.4g} m/s)"
         return "integrator failure in free flight"
+
+    def _singular_cause(self, d):
+        why = ("the normal and tangential tip constraints are linearly dependent; with n_modes = 1 "
+               "they always are at zero modal velocity, so the stick constraint has no unique "
+               "multipliers (use n_modes >= 2)" if self.case.beam.n_modes == 1 else
+               "linearly dependent tip constraint Jacobians (MODEL.md 7.4)")
+        return f"singular constraint matrix in state {MODE_NAMES[d.mode]}: {why}"
 
     def events_for(self, d: _Disc, armed_contact: bool, floor: float = 0.0):
         evs = []
@@ -266,7 +297,7 @@ class Simulator:
         if d.mode == FREE:
             if armed_contact:
                 def contact_on(t, y):
-                    return tip_contact(self.beam, self.slope, y[:self.nd], y[self.nd:2 * self.nd]).gap - floor
+                    return self.tip(y).gap - floor
                 contact_on.terminal, contact_on.direction, contact_on.kind = True, -1, "CONTACT-ON"
                 evs.append(contact_on)
             return evs
@@ -326,7 +357,7 @@ class Simulator:
         d = _Disc()
         log = _RunLog(self)
         if self.model != "free":
-            k0 = tip_contact(self.beam, self.slope, y[:nd], y[nd:2 * nd])
+            k0 = self.tip(y)
             if k0.gap <= 0.0:
                 raise ValueError(
                     f"the beam tip starts on or below the slope (gap {k0.gap:.4g} m): choose theta0, "
@@ -344,7 +375,7 @@ class Simulator:
                     # A flight that starts on or below the slope (after a separation or a
                     # micro-impact, |gap| ~ round-off) watches gap = floor < 0 instead of gap = 0,
                     # so that a tip that moves further in is still caught (MODEL.md 8.4, R9).
-                    g0 = tip_contact(self.beam, self.slope, y[:nd], y[nd:2 * nd]).gap
+                    g0 = self.tip(y).gap
                     floor = min(0.0, g0) - GAP_FLOOR
                 max_step = self.sol.max_step_free if d.mode == FREE else self.sol.max_step_contact
                 fired = None
@@ -353,7 +384,8 @@ class Simulator:
                     sol = integrator.solve_phase(
                         t, y, t_stop, d.mode, self._model_code, self._mult_code, self._par(d),
                         self._arrs, rtol=self.sol.rtol, atol=self.atol, max_step=max_step,
-                        events=evi, directions=dirs, epar=epar, offsets=offs)
+                        events=evi, directions=dirs, epar=epar, offsets=offs,
+                        max_steps=self.sol.max_steps_phase)
                     self.n_rhs += sol.nfev + sol.n_event_evals
                     if sol.status == 1:
                         kinds = sol.event_names
@@ -375,7 +407,9 @@ class Simulator:
                         t_hit = sol.t_events[i_f][0]
                 if sol.status == -1:
                     log.add_segment(sol, d, None)
-                    raise _Stop(f"the integrator failed: {sol.message}", sol.t[-1], d.mode,
+                    budget = (f" (max_steps_phase = {self.sol.max_steps_phase})"
+                              if "maximum number of steps" in sol.message else "")
+                    raise _Stop(f"the integrator failed: {sol.message}{budget}", sol.t[-1], d.mode,
                                 self._failure_cause(sol.t[-1], sol.y[:, -1], d))
                 log.add_segment(sol, d, (t_hit, y_hit) if fired else None)
                 if fired is None:
@@ -390,6 +424,15 @@ class Simulator:
                 if sep:
                     last_sep = t
                 log.count_event(t)
+        except ZeroDivisionError:
+            # the kernel's Gaussian elimination met an exactly singular constraint matrix
+            stop = _Stop("a singular contact constraint matrix (division by zero in the "
+                         "multiplier solve)", t, d.mode, self._singular_cause(d))
+            res = log.finish(success=False, message=stop.message, wall0=wall0, sample_times=sample_times)
+            raise SimulationError(
+                f"{self.model}: {stop.message} at t = {stop.t:.6f} s in state {MODE_NAMES[stop.mode]}"
+                f" (likely cause: {stop.cause})", t=stop.t, state=MODE_NAMES[stop.mode],
+                model=self.model, cause=stop.cause, result=res) from None
         except _Stop as stop:
             res = log.finish(success=False, message=stop.message, wall0=wall0, sample_times=sample_times)
             raise SimulationError(
@@ -404,23 +447,39 @@ class Simulator:
                         "Zeno-like event chattering (switching rule cannot settle)")
         if log.events_in_cluster() > self.sol.event_cap:
             raise _Stop(f"event cap of {self.sol.event_cap} events in one impact cluster reached", t,
-                        d.mode, "chattering between states (e.g. printed multipliers, MODEL.md 13.3)")
+                        d.mode, self._chatter_cause())
+
+    def _chatter_cause(self):
+        """The likely reason for an event-cap stop, from the settings that produce one."""
+        if self.mult == "printed":
+            return ("chattering between states with the paper's decoupled (printed) multipliers, "
+                    "which do not keep the gap closed (MODEL.md 13.3)")
+        e = self.case.slope.e
+        if e > 0.0:
+            return (f"a Zeno sequence of ever smaller restitution rebounds (e = {e:g}; Newton "
+                    f"restitution at every re-contact, MODEL.md 6) or chattering between states")
+        return ("micro-impact chatter: after each zero-restitution impact the contact solve gives "
+                "N <= 0 and the tip re-enters the slope in flight (MODEL.md 8.4, step 2)")
 
     # ------------------------------------------------------------------ actions
     def _contact_on(self, t, y, d, log):
-        """CONTACT-ON: the velocity jump (MODEL.md 6), then ONSET."""
+        """CONTACT-ON: the velocity jump (MODEL.md 6), then ONSET.
+
+        M, the tip kinematics and the jump solve go through the compiled kernel
+        (:meth:`mass_matrix`, :meth:`tip`, :func:`kernel.velocity_jump`): the NumPy statements in
+        :mod:`flexlib.contact` cost ~150 us per jump, which dominated the hybrid models' chatter."""
         nd = self.nd
-        q, qd = y[:nd], y[nd:2 * nd]
-        M = self.beam.mass_matrix(q)
-        k = tip_contact(self.beam, self.slope, q, qd)
+        qd = y[nd:2 * nd]
+        M = self.mass_matrix(y)
+        k = self.tip(y)
         e = self.case.slope.e
-        dqd, impulse, dT = impulse_jump(M, k.Psi_q, k.v_n, e)
+        dqd, impulse, dT = kernel.velocity_jump(M, k.Psi_q, k.v_n, e)
         T_before = 0.5 * qd @ M @ qd
         y = y.copy()
         y[nd:2 * nd] = qd + dqd
         qd2 = y[nd:2 * nd]
         T_after = 0.5 * qd2 @ M @ qd2
-        k2 = tip_contact(self.beam, self.slope, q, qd2)
+        k2 = self.tip(y)
         log.jump(t, y, dict(t=t, v_n_minus=k.v_n, v_t_minus=k.v_t, v_n_plus=k2.v_n, v_t_plus=k2.v_t,
                             impulse=impulse, dE=dT, dT_direct=T_after - T_before, gap=k.gap))
         y[self.iz] = 0.0
@@ -457,8 +516,7 @@ class Simulator:
 
     def _stick_test(self, t, y, slip_d: _Disc, log, why):
         """The trial computation of seed 001 (MODEL.md 8.4): try STICK, else SLIP, else FREE."""
-        nd = self.nd
-        k = tip_contact(self.beam, self.slope, y[:nd], y[nd:2 * nd])
+        k = self.tip(y)
         ds = _Disc(STICK, s_star=k.s)
         r = self.forces(t, y, ds)
         log.stick_test(t, r.N, r.F, self.mu_lim, r.cond)
@@ -602,11 +660,32 @@ def simulate(case="3.2", model: str = "frictionless", t_end: float = 2.0, *,
         case = paper_case(case)
     if overrides:
         case = case.with_(**overrides)
+    if isinstance(t_end, (bool, np.bool_)):
+        raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is (0, 1000] s")
     try:
         t_end = float(t_end)
     except (TypeError, ValueError):
         raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is (0, 1000] s") from None
     if not (math.isfinite(t_end) and 0.0 < t_end <= 1000.0):
         raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is (0, 1000] s")
+    if sample_times is not None:
+        try:
+            st = np.asarray(sample_times, float).reshape(-1)
+        except (TypeError, ValueError):
+            raise ValueError(f"parameter 'sample_times' = {sample_times!r} is invalid: expected "
+                             f"numbers in [0, t_end = {t_end:g}] s") from None
+        if not np.all(np.isfinite(st)) or st.size and (st.min() < 0.0 or st.max() > t_end):
+            raise ValueError(f"parameter 'sample_times' = {sample_times!r} is invalid: valid range "
+                             f"is [0, t_end = {t_end:g}] s")
     sim = Simulator(case, model, t_end, hub_motion=hub_motion, multiplier_mode=multiplier_mode)
-    return sim.run(sample_times=sample_times)
+    try:
+        res = sim.run(sample_times=sample_times)
+    except SimulationError as err:
+        if sample_times is not None and err.result is not None:
+            # the partial result is sampled where it has data (NaN beyond its end)
+            err.result.samples = err.result.samples_at(
+                np.where(st <= err.result.t[-1], st, np.nan))
+        raise
+    if sample_times is not None:
+        res.samples = res.samples_at(st)
+    return res

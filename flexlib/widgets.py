@@ -42,6 +42,8 @@ SLIDERS = {
     "alpha": (_LIN, dict(min=0.05, max=0.6, step=0.01), "slope α [rad]"),
     "X1": (_LIN, dict(min=0.1, max=0.9, step=0.01), "slope X1 [m]"),
     "n_modes": (_INT, dict(min=1, max=8, step=1), "modes N [–]"),
+    # MODEL.md 14, an extension beyond the paper: 0 (the default) is the paper's inextensible beam
+    "axial_modes": (_INT, dict(min=0, max=4, step=1), "axial modes Nₐ [–]"),
     "t_end": (_LIN, dict(min=0.05, max=2.0, step=0.05), "t_end [s]"),
     "E": (_LOG, dict(min=9, max=12, step=0.05), "E [Pa]"),
     "rho": (_LIN, dict(min=500.0, max=10000.0, step=10.0), "ρ [kg/m³]"),

@@ -11,8 +11,15 @@ invariants; such stops are counted with their causes and reported at the end of 
 Modes (hypothesis settings profiles):
 
 * default (CI): ``flexlib-ci``, 15 examples in total, derandomized so that CI is reproducible;
-* long: ``FLEXLIB_HYPOTHESIS_EXAMPLES=N python3 -m pytest tests/test_properties.py -s``
-  runs N random (not derandomized) examples with the ``flexlib-long`` profile.
+* long: ``FLEXLIB_HYPOTHESIS_EXAMPLES=N python3 -m pytest tests/test_properties.py``
+  runs N random (not derandomized) examples with the ``flexlib-long`` profile and writes the
+  statistics, including every stop, to ``benchmarks/results/property_stats.json`` (or to the
+  path in ``FLEXLIB_PROPERTY_STATS``, which also enables the file in default mode).
+
+Other switch: ``FLEXLIB_PROPERTY_TOLERATE_KNOWN=1`` counts runs that show a missed SEPARATE
+(bug 3 below) instead of failing on the first one, for surveys.  An explicit @example
+reproduces each bug found by these tests; all three are fixed and the examples are regression
+guards.
 """
 import json
 import math
@@ -27,13 +34,8 @@ from hypothesis import HealthCheck, assume, example, given, note, settings
 from hypothesis import strategies as st
 from scipy.integrate import solve_ivp
 
+from flexlib import integrator
 from flexlib.params import paper_case
-
-# A run of this module grew to >13 GB and was killed (seen twice, cause not yet found); until
-# that is fixed it runs only on request so that it cannot take CI down with it.
-pytestmark = pytest.mark.skipif(not os.environ.get("FLEXLIB_PROPERTY_TESTS"),
-                                reason="property tests disabled pending a memory-growth bug: "
-                                       "set FLEXLIB_PROPERTY_TESTS=1 to run them")
 from flexlib.simulate import SimulationError, simulate
 
 CONTACT_MODELS = ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
@@ -55,6 +57,39 @@ PROFILE = "flexlib-long" if _LONG_N > 0 else "flexlib-ci"
 # ~0.6 s instead of ~7 s.  The first impact of every paper case needs fewer than 10 events.
 EVENT_CAP = 1000
 
+# Step budget.  flexlib's compiled integrator stores the dense output of every step (about
+# 1.8 kB per step).  Its own guards (a step-collapse check, see flexlib.integrator, and the
+# per-phase budget SolverSettings.max_steps_phase, 10^6 by default) stop a runaway phase with a
+# SimulationError.  These runs use the budget STEP_GUARD (~0.2 GB, ~2.5 s; the most steps a
+# legitimate phase took in ~1600 random runs was ~9600): a phase that needs more (in practice a
+# LuGre bristle equation made very stiff by mu_d -> 0) stops cleanly and counts as a stop, whose
+# cause must name the stiffness; any other budget stop is a failure.
+STEP_GUARD = 100_000
+RUNAWAY = "maximum number of steps"
+STIFF = "bristle equation too stiff"
+
+# Bugs found by these tests (each has an explicit @example below), all fixed:
+#
+# 1. With mu_d -> 0 the LuGre level g(v) = mu_d + (mu_s - mu_d) exp(-(v/v_s)^2) tends to 0 for
+#    |v| >> v_s, the bristle equation z' = v - sigma0 |v| z / g(v) gets a stiffness
+#    sigma0 |v| / g(v) of 1e11 1/s and more, the explicit DOP853 steps shrink to ~1e-11 s and the
+#    run exhausted memory.  Fixed: flexlib.integrator's step-collapse guard stops the phase and
+#    the SimulationError names the bristle stiffness sigma0 |v| / g(v) as the cause.
+# 2. With n_modes = 1 the tip Jacobians [Psi_q; Gamma_q] (2 x 2) are singular at B = 0, and in
+#    contact v_n = v_t = 0 with q' != 0 forces B = 0, so every SLIP-STOP of a hybrid model happens
+#    where the stick solve's det(S) = 0: the compiled kernel raised ZeroDivisionError (an
+#    uncaught crash).  Fixed: the simulator turns it into a SimulationError naming the dependent
+#    tip constraints.
+FULL_RANGES = True          # kept in the statistics file; the known-bug regions are sampled
+LUGRE_MU_D_MIN = 0.0
+HYBRID_N_MODES_MIN = 1
+# 3. A SEPARATE event was missed when N crossed zero twice within one step (N dipped below 0 for
+#    less than max_step_contact = 50 us and recovered), so N < 0 in a contact phase.  Fixed:
+#    the integrator screens the stage states of every step for interior sign changes and
+#    confirms them on the interpolant.  FLEXLIB_PROPERTY_TOLERATE_KNOWN=1 (for surveys) counts
+#    any remaining such runs instead of failing on the first one.
+TOLERATE_KNOWN = os.environ.get("FLEXLIB_PROPERTY_TOLERATE_KNOWN", "").strip() not in ("", "0")
+
 # tolerances of the invariants (issue 7)
 N_NEG_REL = 1e-6          # N >= -1e-6 max N
 GAP_TOL = 1e-6            # |gap| <= 1e-6 m in contact
@@ -70,13 +105,30 @@ CONTACT_FINITE_KEYS = ("s", "v_t")
 
 
 # ---------------------------------------------------------------------------- statistics
-STATS = dict(runs=0, success=0, stopped=0, by_model=Counter(), stops_by_model=Counter(),
+STATS = dict(runs=0, success=0, stopped=0, runaway=0, by_model=Counter(), stops_by_model=Counter(),
              causes=Counter(), stop_states=Counter(), stops_by_e=Counter(), runs_by_e=Counter(),
+             max_phase_steps=0, run_phase_steps=0, stops=[], known=Counter(), known_examples=[],
              wall_s=0.0)
 
 
 def _e_class(e):
     return "e=0" if e == 0.0 else "e=1" if e == 1.0 else "0<e<1"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _step_guard():
+    """Record the most steps of a phase (and refuse any budget above STEP_GUARD)."""
+    orig = integrator.solve_phase
+
+    def guarded(*args, **kw):
+        assert int(kw.get("max_steps", 0)) <= STEP_GUARD, "a phase ran without the test's budget"
+        sol = orig(*args, **kw)
+        STATS["run_phase_steps"] = max(STATS["run_phase_steps"], int(sol.n_steps))
+        return sol
+    mp = pytest.MonkeyPatch()
+    mp.setattr(integrator, "solve_phase", guarded)
+    yield
+    mp.undo()
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -88,7 +140,10 @@ def _report_stop_rate(request):
     rate = STATS["stopped"] / STATS["runs"]
     lines = [f"property runs: {STATS['runs']} ({PROFILE}), reached t_end: {STATS['success']}, "
              f"stopped with SimulationError: {STATS['stopped']} ({100 * rate:.1f} %), "
-             f"simulation wall time {STATS['wall_s']:.1f} s",
+             f"integrator runaways: {STATS['runaway']} (failures), "
+             f"simulation wall time {STATS['wall_s']:.1f} s, most steps in one phase (runs "
+             f"without runaway) "
+             f"{STATS['max_phase_steps']}",
              "  runs by model: " + ", ".join(f"{k} {v}" for k, v in sorted(STATS["by_model"].items())),
              "  stops by model: " + (", ".join(f"{k} {v}" for k, v in sorted(STATS["stops_by_model"].items()))
                                      or "none"),
@@ -96,11 +151,14 @@ def _report_stop_rate(request):
              "  stops by restitution: " + (", ".join(f"{k} {v}" for k, v in sorted(STATS["stops_by_e"].items()))
                                            or "none")]
     lines += [f"  stop cause x{n}: {c}" for c, n in STATS["causes"].most_common()]
+    lines += [f"  tolerated known bug x{n}: {c}" for c, n in STATS["known"].most_common()]
     tr = request.config.pluginmanager.get_plugin("terminalreporter")
-    if tr is not None:
-        tr.ensure_newline()
-        for line in lines:
-            tr.write_line(line)
+    capman = request.config.pluginmanager.get_plugin("capturemanager")
+    if tr is not None and capman is not None:
+        with capman.global_and_fixture_disabled():      # show it without -s
+            tr.ensure_newline()
+            for line in lines:
+                tr.write_line(line)
     else:                                   # pragma: no cover (run without the terminal plugin)
         print("\n".join(lines))
     if PROFILE == "flexlib-long" or os.environ.get("FLEXLIB_PROPERTY_STATS"):
@@ -108,10 +166,14 @@ def _report_stop_rate(request):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(dict(
             profile=PROFILE, runs=STATS["runs"], success=STATS["success"], stopped=STATS["stopped"],
+            runaway=STATS["runaway"], full_ranges=FULL_RANGES, event_cap=EVENT_CAP,
             stop_rate=rate, by_model=dict(STATS["by_model"]), stops_by_model=dict(STATS["stops_by_model"]),
             causes=dict(STATS["causes"]), stop_states=dict(STATS["stop_states"]),
             runs_by_e=dict(STATS["runs_by_e"]), stops_by_e=dict(STATS["stops_by_e"]),
-            simulation_wall_time_s=STATS["wall_s"]), indent=1))
+            max_phase_steps=STATS["max_phase_steps"], simulation_wall_time_s=STATS["wall_s"],
+            tolerate_known=TOLERATE_KNOWN, known=dict(STATS["known"]),
+            known_examples=STATS["known_examples"], stops=STATS["stops"]),
+            indent=1))
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -140,6 +202,29 @@ def rigid_contact_time(theta0, alpha, X1, L=1.0, g0=9.81):
     return float(sol.t_events[0][0])
 
 
+def _missed_separation(h, k):
+    """True if sample k (N < 0, in contact) lies in a contact stretch where N comes back above 0
+    later without an intervening flight: a SEPARATE event (N = 0, decreasing) was not detected
+    because N crossed zero twice within one integrator step."""
+    mode, N = h["mode"], h["N"]
+    if mode[k] == 0:
+        return False
+    j = k
+    while j + 1 < len(N) and mode[j + 1] > 0 and h["t"][j + 1] > h["t"][j] - 1.0:
+        j += 1
+        if N[j] > 0.0:
+            return True
+    return False
+
+
+def _params_of(r):
+    keys = ("mu_d", "mu_s", "alpha", "X1", "e", "n_modes", "sigma0", "sigma1", "theta0")
+    d = {}
+    for g in ("beam", "slope", "coulomb", "lugre"):
+        d.update({k: v for k, v in getattr(r.case, g).as_dict().items() if k in keys})
+    return d
+
+
 def check_invariants(r, model):
     """The invariants of issue 7 on a (possibly partial) result; returns a short description."""
     h = r.h
@@ -156,7 +241,18 @@ def check_invariants(r, model):
     # normal force
     N = h["N"]
     Nmax = float(N.max())
-    assert N.min() >= -N_NEG_REL * max(Nmax, 0.0), f"N = {N.min():.3g} N < -1e-6 max N ({Nmax:.3g} N)"
+    if N.min() < -N_NEG_REL * max(Nmax, 0.0):
+        k = int(np.argmin(N))
+        msg = (f"N = {N[k]:.4g} N < -1e-6 max N ({Nmax:.4g} N) at t = {h['t'][k]:.6f} s in mode "
+               f"{int(h['mode'][k])}")
+        if _missed_separation(h, k):
+            msg += " (missed SEPARATE: N dips below 0 and recovers inside one contact phase)"
+            if TOLERATE_KNOWN:
+                STATS["known"]["missed SEPARATE (N < 0 inside a contact phase)"] += 1
+                STATS["known_examples"].append(dict(model=model, params=_params_of(r), message=msg))
+                note("tolerated known bug: " + msg)
+                msg = None
+        assert msg is None, msg
     # gap in contact
     if c.any():
         g = np.abs(h["gap"][c])
@@ -192,8 +288,9 @@ def run_checked(model, t_end, **params):
     STATS["by_model"][model] += 1
     STATS["runs_by_e"][_e_class(params.get("e", 0.0))] += 1
     t0 = time.perf_counter()
+    STATS["run_phase_steps"] = 0
     try:
-        r = simulate(paper_case("3.2"), model, t_end, **params)
+        r = simulate(paper_case("3.2"), model, t_end, max_steps_phase=STEP_GUARD, **params)
         stopped = None
     except SimulationError as err:
         assert err.result is not None, "SimulationError without a partial result"
@@ -206,13 +303,21 @@ def run_checked(model, t_end, **params):
         assert r.success
         assert r.t[-1] == pytest.approx(t_end, abs=1e-12)
         STATS["success"] += 1
+    elif RUNAWAY in str(stopped) and STIFF not in stopped.cause:
+        STATS["runaway"] += 1
+        STATS["causes"][f"{model}: RUNAWAY {stopped.cause}"] += 1
+        raise AssertionError(f"integrator runaway (> {STEP_GUARD} steps in one phase; without the "
+                             f"test's step guard flexlib would grow to ~20 GB): {stopped}")
     else:
         STATS["stopped"] += 1
+        STATS["stops"].append(dict(model=model, t_end=t_end, params=params, t=stopped.t,
+                                   state=stopped.state, cause=stopped.cause, message=str(stopped)))
         STATS["stops_by_model"][model] += 1
         STATS["causes"][f"{model}: {stopped.cause}"] += 1
         STATS["stop_states"][stopped.state] += 1
         STATS["stops_by_e"][_e_class(params.get("e", 0.0))] += 1
         note(f"stopped: {stopped}")
+    STATS["max_phase_steps"] = max(STATS["max_phase_steps"], STATS["run_phase_steps"])
     note(check_invariants(r, model))
     return r, stopped
 
@@ -221,15 +326,18 @@ def run_checked(model, t_end, **params):
 @st.composite
 def parameter_sets(draw):
     model = draw(st.sampled_from(CONTACT_MODELS))
-    mu_d = draw(st.floats(0.0, 1.0))
-    lo_s = max(mu_d, 1e-3) if model in ("hybrid_lugre", "lugre") else mu_d   # mu_s > 0 for LuGre
+    lugre = model in ("hybrid_lugre", "lugre")
+    mu_d = draw(st.floats(LUGRE_MU_D_MIN if lugre else 0.0, 1.0))
+    lo_s = max(mu_d, 1e-3) if lugre else mu_d                      # mu_s > 0 for LuGre
     mu_s = draw(st.floats(lo_s, 1.5))
     p = dict(
         mu_d=mu_d, mu_s=mu_s,
         alpha=draw(st.floats(0.05, 0.6)),
         X1=draw(st.floats(0.2, 0.8)),
-        e=draw(st.floats(0.0, 1.0)),
-        n_modes=draw(st.integers(1, 5)),
+        # e = 0 (the paper's value) half of the time: with 0 < e < 1 most runs end in the Zeno
+        # stop of the restitution rebounds (see EVENT_CAP) before the contact phases are exercised
+        e=draw(st.one_of(st.just(0.0), st.floats(0.0, 1.0))),
+        n_modes=draw(st.integers(HYBRID_N_MODES_MIN if model.startswith("hybrid") else 1, 5)),
         sigma0=10.0 ** draw(st.floats(3.0, 6.0)),          # log-uniform in [1e3, 1e6] 1/m
         sigma1=draw(st.floats(0.0, 1e3)),
         theta0=draw(st.floats(0.3, 1.4)),
@@ -238,13 +346,28 @@ def parameter_sets(draw):
 
 
 # ---------------------------------------------------------------------------- the property
+# ~0.35 s per example on average (Zeno stops cost ~0.6 s); pytest-timeout's 900 s default would
+# cut long runs of more than ~2000 examples.
+@pytest.mark.timeout(max(900, 2 * _LONG_N))
 @settings(settings.get_profile(PROFILE))
 @given(parameter_sets())
 # Explicit corner examples: the paper's case B, and the extremes of the friction ranges.
 @example(("hybrid_coulomb", dict(mu_d=0.4, mu_s=0.5, alpha=math.pi / 10, X1=0.5, e=0.0, n_modes=3,
                                  sigma0=1e5, sigma1=1e2, theta0=math.pi / 4)))
-@example(("lugre", dict(mu_d=0.0, mu_s=1e-3, alpha=0.6, X1=0.2, e=1.0, n_modes=1,
+@example(("lugre", dict(mu_d=0.01, mu_s=1e-2, alpha=0.6, X1=0.2, e=1.0, n_modes=1,
                         sigma0=1e3, sigma1=0.0, theta0=1.4)))
+@example(("frictionless", dict(mu_d=0.0, mu_s=0.0, alpha=0.05, X1=0.8, e=0.0, n_modes=5,
+                               sigma0=1e6, sigma1=1e3, theta0=0.3)))
+# Minimal reproducers of the bugs found (case B otherwise), now regression guards:
+# 1. LuGre with mu_d = 0: a clean stop (step collapse) instead of a ~20 GB runaway;
+@example(("lugre", dict(mu_d=0.0, mu_s=0.5, alpha=math.pi / 10, X1=0.5, e=0.0, n_modes=3,
+                        sigma0=1e5, sigma1=1e2, theta0=math.pi / 4)))
+# 2. n_modes = 1, stick test at SLIP-STOP (t = 0.3417 s) with det(S) = 0: a clean stop;
+@example(("hybrid_lugre", dict(mu_d=0.4, mu_s=0.5, alpha=math.pi / 10, X1=0.5, e=0.0, n_modes=1,
+                               sigma0=1e5, sigma1=1e2, theta0=math.pi / 4)))
+# 3. N crossed 0 twice within one step (N = -0.57 N in SLIP at t = 0.58744 s): now located.
+@example(("hybrid_coulomb", dict(mu_d=1.0, mu_s=1.0, alpha=0.25, X1=0.5, e=0.0, n_modes=4,
+                                 sigma0=1e3, sigma1=0.0, theta0=1.25)))
 def test_random_first_impact_invariants(case):
     model, p = case
     th0, al, X1 = p["theta0"], p["alpha"], p["X1"]
@@ -252,7 +375,6 @@ def test_random_first_impact_invariants(case):
     assume(rigid_beam_min_gap(th0, al, X1) > 0.0)
     t_end = rigid_contact_time(th0, al, X1) + 0.03
     note(f"model {model}, t_end {t_end:.4f} s, params {p}")
-    import sys; sys.stderr.write(f"RUN {model} {t_end:.4f} {p}\n"); sys.stderr.flush()
     run_checked(model, t_end, event_cap=EVENT_CAP, **p)
 
 
@@ -267,3 +389,28 @@ def test_rigid_min_gap_is_tip_or_hinge():
     for th0, al, X1 in [(0.3, 0.6, 0.2), (1.4, 0.05, 0.8), (0.5, 0.55, 0.3)]:
         brute = float(np.min(xs * math.sin(th0 - al) + X1 * math.sin(al)))
         assert rigid_beam_min_gap(th0, al, X1) == pytest.approx(brute, abs=1e-12)
+
+
+# ---------------------------------------------------------------------------- known bug, unguarded
+REPRO = ["simulate", "--quiet", "--model", "lugre", "--mu-d", "0", "--t-end", "0.4"]
+
+
+def test_lugre_zero_mu_d_stops_cleanly():
+    """The unguarded CLI run, in a subprocess limited to 0.8 GB of address space and 120 s
+    (a normal 0.4 s LuGre run fits in it; before the step-collapse guard the runaway hit
+    MemoryError after ~5 s):
+    ``python -m flexlib simulate --model lugre --mu-d 0 --t-end 0.4`` must end with a one-line
+    error (exit 2, mu_d rejected for LuGre) or a clean stop (exit 3), never a traceback."""
+    import resource
+    import subprocess
+    import sys
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (800 * 1024 ** 2, 800 * 1024 ** 2))
+    try:
+        p = subprocess.run([sys.executable, "-m", "flexlib", *REPRO], cwd=ROOT, capture_output=True,
+                           text=True, timeout=120, preexec_fn=limit)
+    except subprocess.TimeoutExpired:
+        pytest.fail("no clean stop within 120 s")
+    assert "Traceback" not in p.stderr, p.stderr[-2000:]
+    assert p.returncode in (2, 3), p.stderr[-2000:]

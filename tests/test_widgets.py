@@ -23,7 +23,7 @@ class StubSimulate:
         self.fail_when = fail_when
 
     def __call__(self, case, model, t_end, **kw):
-        self.calls.append((model, case.coulomb.mu_d, case.coulomb.mu_s, t_end))
+        self.calls.append((model, case.coulomb.mu_d, case.coulomb.mu_s, t_end, case.beam.axial_modes))
         if self.fail_when is not None and self.fail_when(case, model):
             raise SimulationError(f"{model}: Painleve singularity at t = 0.333 s", t=0.333, state="SLIP",
                                   model=model, cause="test", result=None)
@@ -130,6 +130,40 @@ def test_simulation_error_shows_a_message():
     p.sliders["sigma1"].value = 100.0
     p.sliders["sigma1"].value = 1000.0           # a failed setting is cached too
     assert len(stub.calls) == n
+
+
+def test_axial_modes_field():
+    """The axial-modes control (MODEL.md 14): 0..4, starts at the case's 0, one run per model."""
+    p, stub = _panel(fields=["mu_d", "axial_modes"])
+    s = p.sliders["axial_modes"]
+    assert (s.min, s.max, s.step, s.value) == (0, 4, 1, 0)
+    assert isinstance(s.value, int) and s.continuous_update is False
+    assert {c[4] for c in stub.calls} == {0}
+    stub.calls.clear()
+    s.value = 2
+    assert sorted(c[0] for c in stub.calls) == ["hybrid_coulomb", "lugre"]
+    assert {c[4] for c in stub.calls} == {2} and {c[1] for c in stub.calls} == {0.4}
+    assert p.error is None
+    stub.calls.clear()
+    s.value = 0                                  # back to the paper's model: cached
+    assert stub.calls == []
+    s.value = 9                                  # the slider clamps to its range
+    assert s.value == 4 and {c[4] for c in stub.calls} == {4} and len(stub.calls) == 2
+    with p.hold_trait_notifications():           # with another field: still one run per model
+        stub.calls.clear()
+        s.value = 1
+        p.sliders["mu_d"].value = 0.3
+    assert len(stub.calls) == 2 and {(c[1], c[4]) for c in stub.calls} == {(0.3, 1)}
+
+
+def test_axial_modes_field_real_run():
+    """A real run through the panel carries the axial coordinates (one frictionless run)."""
+    p = widgets.panel(fields=["axial_modes"], models=["frictionless"], t_end=0.34, plot=_blank_plot)
+    assert p.results["frictionless"].stats["axial_modes"] == 0
+    p.sliders["axial_modes"].value = 1
+    r = p.results["frictionless"]
+    assert p.error is None and r.stats["axial_modes"] == 1 and r.C.shape[1] == 1
+    assert r.impacts and abs(r.impacts[0]["t_start"] - 0.3329) < 1e-3
 
 
 def test_readout_has_the_key_numbers():
