@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--out", default="figures", help="output folder (default figures/)")
     f.add_argument("--only", default=None, help="comma-separated figure names (default: all)")
     f.add_argument("--no-studies", action="store_true",
-                   help="skip the expensive studies (mode table, printed multipliers, tolerance)")
+                   help="skip the expensive studies (mode table, printed multipliers, tolerance, axial modes)")
     n = sub.add_parser("notebooks", help="re-execute every notebook in notebooks/ in place")
     n.add_argument("paths", nargs="*", help="notebooks (default: notebooks/*.ipynb)")
     return p

@@ -281,14 +281,7 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
     if sim.model != "free":
         xs = np.linspace(0.0, bm.mi.L, sol_set.interior_points + 1)[:-1]
         st = bm.station_data(xs)
-        xs_, phi_, H_ = st[:3]
-        ppx = xs_[None, :] - 0.5 * np.einsum("ki,jil,kl->kj", B, H_, B)
-        if bm.na:
-            ppx = ppx + Ca @ st[3].T
-        ppy = B @ phi_.T
-        gaps_all = ((c[:, None] * ppx - s[:, None] * ppy - sim.slope.origin[0]) * sim.slope.n[0]
-                    + (s[:, None] * ppx + c[:, None] * ppy - sim.slope.origin[1]) * sim.slope.n[1])
-        igap = gaps_all.min(axis=1)
+        igap = _min_interior_gap(B, Ca, c, s, st, sim.slope)
         h["min_interior_gap"] = igap
         bad = np.nonzero(igap < 0.0)[0]
         if len(bad):
@@ -301,17 +294,14 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
                 f"{len(bad)} samples affected")
     else:
         h["min_interior_gap"] = np.full(len(t), np.nan)
-    # jumps: add state info
-    jumps = []
-    for j in log.jumps:
-        jj = dict(j)
-        jumps.append(jj)
-    for jj in jumps:
-        k = int(np.searchsorted(t, jj["t"], side="left"))
-        k = min(k, len(t) - 1)
-        jj["theta"] = float(h["theta"][k])
-        jj["tip_deflection"] = float(h["tip_deflection"][k])
-        jj["E_before"] = float(h["E"][k])
+    # jumps: add the state just before each jump (the first sample at its time).  The run's
+    # jump dicts are completed in place: the log is private to this run and ends here.
+    jumps = log.jumps
+    if jumps:
+        k = np.minimum(np.searchsorted(t, [j["t"] for j in jumps], side="left"), len(t) - 1)
+        for jj, th_k, tip_k, E_k in zip(jumps, h["theta"][k].tolist(),
+                                        h["tip_deflection"][k].tolist(), h["E"][k].tolist()):
+            jj["theta"], jj["tip_deflection"], jj["E_before"] = th_k, tip_k, E_k
     episodes = _episodes(h, jumps, seg_info, log)
     impacts = _clusters(episodes, sol_set.t_cluster)
     wall = time.perf_counter() - wall0
@@ -430,9 +420,63 @@ def _merge_samples(T_all, off, H_all, Y_all, F_all, dts, cap):
     return t_out[:m].copy(), Y_out[:m].copy(), seg_out[:m].copy()
 
 
+# ---------------------------------------------------------------------- whole-beam check
+def _min_interior_gap(B, Ca, c, s, st, slope):
+    """min over the stations ``st`` (:meth:`BeamModel.station_data`) of the gap of the beam
+    point above the slope [m], at every sample (B (m, N), axial Ca (m, Na), c, s = cos, sin
+    theta).  Compiled: a loop over samples and stations (:func:`_interior_gap_loop`), which
+    makes no (samples x stations) temporaries -- the NumPy statement below made ten of them and
+    took ~0.5 s of the LuGre run's 10^5 samples.  Without numba, the NumPy statement."""
+    xs, phi, H = st[:3]
+    Psi = st[3] if len(st) > 3 else np.zeros((len(xs), 0))
+    n, o = slope.n, slope.origin
+    if kernel.COMPILED:
+        return _interior_gap_loop(np.ascontiguousarray(B), np.ascontiguousarray(Ca),
+                                  np.ascontiguousarray(c), np.ascontiguousarray(s),
+                                  np.ascontiguousarray(xs, dtype=float),
+                                  np.ascontiguousarray(phi, dtype=float),
+                                  np.ascontiguousarray(H, dtype=float),
+                                  np.ascontiguousarray(Psi, dtype=float),
+                                  float(n[0]), float(n[1]), float(o[0]), float(o[1]))
+    ppx = xs[None, :] - 0.5 * np.einsum("ki,jil,kl->kj", B, H, B)
+    if Psi.shape[1]:
+        ppx = ppx + Ca @ Psi.T
+    ppy = B @ phi.T
+    gaps = ((c[:, None] * ppx - s[:, None] * ppy - o[0]) * n[0]
+            + (s[:, None] * ppx + c[:, None] * ppy - o[1]) * n[1])
+    return gaps.min(axis=1)
+
+
+def _interior_gap_loop(B, Ca, c, s, xs, phi, H, Psi, nx, ny, ox, oy):
+    """The loop of :func:`_min_interior_gap`: the same formula, one sample at a time."""
+    m, n = B.shape
+    na = Ca.shape[1]
+    out = np.empty(m)
+    for k in range(m):
+        best = np.inf
+        for j in range(xs.shape[0]):
+            bhb = 0.0
+            py = 0.0
+            for i in range(n):
+                acc = 0.0
+                for l in range(n):
+                    acc += H[j, i, l] * B[k, l]
+                bhb += B[k, i] * acc
+                py += B[k, i] * phi[j, i]
+            px = xs[j] - 0.5 * bhb
+            for a in range(na):
+                px += Ca[k, a] * Psi[j, a]
+            g = (c[k] * px - s[k] * py - ox) * nx + (s[k] * px + c[k] * py - oy) * ny
+            if g < best:
+                best = g
+        out[k] = best
+    return out
+
+
 if kernel.COMPILED:
     import numba as _nb
     _merge_samples = _nb.njit(cache=True)(_merge_samples)
+    _interior_gap_loop = _nb.njit(cache=True)(_interior_gap_loop)
 
 
 def _intervals(seg_info, starts, t0, t1):
@@ -454,42 +498,80 @@ def _intervals(seg_info, starts, t0, t1):
 
 
 def _episodes(h, jumps, seg_info, log):
-    from .simulate import FREE
+    """One contact episode per velocity jump: from the jump to the next flight (or the next jump).
+
+    Vectorised over the episodes (the hybrid models have ~10^4 of them): the index searches
+    are one ``searchsorted`` each, and the peaks, minima and maxima over each episode's samples
+    are ``ufunc.reduceat`` over the (start, end + 1) index pairs.  Only the episodes that hold
+    stick tests or STICK/SLIP phases (a few) are completed one by one."""
+    from .simulate import FREE, STICK, SLIP
+    if not jumps:
+        return []
     t = h["t"]
     starts = np.array([a for (a, b, d, _s) in seg_info])
     free_starts = np.array([a for (a, b, d, _s) in seg_info if d.mode == FREE])
     test_t = np.array([s["t"] for s in log.stick_tests])
     drift_t = np.array([e["t"] for e in log.events if e["kind"] == "STICK-DRIFT"])
+    t_s = np.array([j["t"] for j in jumps])
+    nxt = np.append(t_s[1:], np.inf)
+    t_e = np.minimum(np.append(free_starts, t[-1])[np.searchsorted(free_starts, t_s, "left")], nxt)
+    k_before = np.searchsorted(t, t_s, "left")
+    k_after = np.maximum(np.searchsorted(t, t_e, "right") - 1, k_before)
+    pairs = np.empty(2 * len(jumps), dtype=np.int64)
+    pairs[0::2], pairs[1::2] = k_before, k_after + 1
+
+    def over(ufunc, x):
+        """ufunc reduced over each episode's samples x[k_before:k_after + 1]."""
+        return ufunc.reduceat(np.append(x, x[:1]), pairs)[0::2]
+
+    margin, cond = h["margin"], h["cond_S"]
+    fin_m = over(np.add, np.isfinite(margin).astype(np.int64)) > 0
+    min_margin = np.where(fin_m, over(np.fmin, margin), np.nan)
+    fin_c = np.isfinite(cond)
+    max_cond = over(np.fmax, np.where(fin_c, cond, -np.inf))
+    max_cond = np.where(over(np.add, fin_c.astype(np.int64)) > 0, max_cond, np.nan)
+    test_a = np.searchsorted(test_t, t_s, "left")
+    test_b = np.searchsorted(test_t, t_e, "right")
+    n_drift = np.searchsorted(drift_t, t_e, "right") - np.searchsorted(drift_t, t_s, "left")
+    # episodes whose segment range holds a STICK or SLIP phase need their intervals
+    is_ss = np.array([d.mode in (STICK, SLIP) for (_a, _b, d, _s) in seg_info], dtype=np.int64)
+    n_ss = np.concatenate(([0], np.cumsum(is_ss)))
+    i0 = np.maximum(np.searchsorted(starts, t_s, "left") - 1, 0)
+    i1 = np.searchsorted(starts, t_e, "right")
+    has_ss = (n_ss[i1] - n_ss[i0]) > 0
+    W_f, W_N, W_d, E = h["W_f"], h["W_N"], h["W_d"], h["E"]
+    cols = dict(
+        t_start=t_s, t_end=t_e, duration=t_e - t_s,
+        peak_normal_force=over(np.maximum, h["N"]),
+        peak_friction_force=over(np.maximum, np.abs(h["F_t"])),
+        energy_before=E[k_before], energy_after=E[k_after],
+        friction_work=W_f[k_after] - W_f[k_before], normal_work=W_N[k_after] - W_N[k_before],
+        damping_work=W_d[k_after] - W_d[k_before], min_painleve_margin=min_margin,
+        max_cond_S=max_cond)
+    cols = {k: v.tolist() for k, v in cols.items()}
     eps = []
     for i, j in enumerate(jumps):
-        ts = j["t"]
-        k = int(np.searchsorted(free_starts, ts, side="left"))
-        nxt = jumps[i + 1]["t"] if i + 1 < len(jumps) else np.inf
-        te = min(free_starts[k] if k < len(free_starts) else t[-1], nxt)
-        k_before = int(np.searchsorted(t, ts, side="left"))
-        k_after = max(int(np.searchsorted(t, te, side="right")) - 1, k_before)
-        sl = slice(k_before, k_after + 1)
-        ints = _intervals(seg_info, starts, ts, te)
-        a, b = np.searchsorted(test_t, ts, "left"), np.searchsorted(test_t, te, "right")
-        tests = log.stick_tests[a:b]
-        n_drift = int(np.searchsorted(drift_t, te, "right") - np.searchsorted(drift_t, ts, "left"))
-        marg = h["margin"][sl]
-        cond = h["cond_S"][sl]
-        conds = [s["cond"] for s in tests] + [c for c in cond if np.isfinite(c)]
+        ts, te = cols["t_start"][i], cols["t_end"][i]
+        ints = _intervals(seg_info, starts, ts, te) if has_ss[i] else []
+        tests = log.stick_tests[test_a[i]:test_b[i]]
+        max_cond_i = cols["max_cond_S"][i]
+        if tests:
+            conds = [s["cond"] for s in tests] + [c for c in cond[k_before[i]:k_after[i] + 1]
+                                                  if np.isfinite(c)]
+            max_cond_i = max(conds)
         eps.append(dict(
-            t_start=ts, t_end=te, duration=te - ts, v_n_minus=j["v_n_minus"], v_t_minus=j["v_t_minus"],
-            v_t_plus=j["v_t_plus"], impulse=j["impulse"], jump_loss=j["dE"],
-            peak_normal_force=float(h["N"][sl].max()), peak_friction_force=float(np.abs(h["F_t"][sl]).max()),
-            energy_before=float(h["E"][k_before]), energy_after=float(h["E"][k_after]),
-            friction_work=float(h["W_f"][k_after] - h["W_f"][k_before]),
-            normal_work=float(h["W_N"][k_after] - h["W_N"][k_before]),
-            damping_work=float(h["W_d"][k_after] - h["W_d"][k_before]),
+            t_start=ts, t_end=te, duration=cols["duration"][i], v_n_minus=j["v_n_minus"],
+            v_t_minus=j["v_t_minus"], v_t_plus=j["v_t_plus"], impulse=j["impulse"],
+            jump_loss=j["dE"], peak_normal_force=cols["peak_normal_force"][i],
+            peak_friction_force=cols["peak_friction_force"][i],
+            energy_before=cols["energy_before"][i], energy_after=cols["energy_after"][i],
+            friction_work=cols["friction_work"][i], normal_work=cols["normal_work"][i],
+            damping_work=cols["damping_work"][i],
             stick_intervals=[(iv["t0"], iv["t1"]) for iv in ints if iv["kind"] == "stick"],
             slip_intervals=[(iv["t0"], iv["t1"], iv["dir"]) for iv in ints if iv["kind"] == "slip"],
-            n_stick_tests=len(tests), n_stick_drift=n_drift,
+            n_stick_tests=len(tests), n_stick_drift=int(n_drift[i]),
             max_stick_ratio=max([s["ratio"] for s in tests], default=float("nan")),
-            min_painleve_margin=float(np.nanmin(marg)) if np.any(np.isfinite(marg)) else float("nan"),
-            max_cond_S=max(conds, default=float("nan")),
+            min_painleve_margin=cols["min_painleve_margin"][i], max_cond_S=max_cond_i,
             micro=te <= ts))
     return eps
 

@@ -45,6 +45,7 @@ MODE_NAMES = {FREE: "FREE", CONTACT: "CONTACT", STICK: "STICK", SLIP: "SLIP"}
 PAINLEVE_MIN = 1e-6
 GAP_FLOOR = 1e-12      # m: re-contact threshold below a flight's starting gap when that is <= 0
 _MAX_STALLED_EVENTS = 50
+COND_S_MAX = 1e12       # stick tests with a worse-conditioned S stop the run (case 3.2: ~1e5)
 
 
 class SimulationError(RuntimeError):
@@ -520,6 +521,12 @@ class Simulator:
         ds = _Disc(STICK, s_star=k.s)
         r = self.forces(t, y, ds)
         log.stick_test(t, r.N, r.F, self.mu_lim, r.cond)
+        if not r.cond <= COND_S_MAX:
+            # the stick multipliers (N, F_t) of a singular S are round-off: deciding stick, slip
+            # or flight on them would be a silent wrong branch
+            raise _Stop(f"singular stick test: cond S = {r.cond:.3g} > {COND_S_MAX:.0e} "
+                        f"(N = {r.N:.3g} N, F_t = {r.F:.3g} N are meaningless)", t, slip_d.mode,
+                        self._singular_cause(ds))
         if r.N <= 0.0:
             log.event(t, why, FREE, f"stick test: N = {r.N:.4g} N <= 0")
             return _Disc(FREE)

@@ -264,8 +264,9 @@ for m in MODELS:
 * **Claims about stick** become checkable only with Na ≥ 1: C20 ("during stick μ takes values below
   and above μ_d") is not checkable in the paper's model (no stick) and is evaluated with axial modes.
   C16 (forward slip, reverse slip *and stick* in the first impact, LuGre pair identical) does not hold
-  for any Na: without axial modes there is no stick, and with them the hybrid and unified LuGre
-  tangential displacements are not identical.
+  for any Na, for different reasons: without axial modes the LuGre pair's displacements coincide but
+  nothing sticks; with axial modes all three models slip forward, slip back and stick, but the LuGre
+  pair's displacements differ by several per cent.
 * **Other verdicts that change with Na** are not monotone in Na: they concern the later impacts,
   which are not converged in Na (see above), rather than a systematic effect of stick. Claims about
   the first contact (its time, the velocity jump, the first impact's N) do not depend on the choice,

@@ -3,6 +3,7 @@ Case.with_ and BeamModel.  A bad value raises at once with a message that names 
 its valid range (or lists the valid names); nothing is half-applied."""
 import math
 
+import numpy as np
 import pytest
 
 import flexlib as fl
@@ -190,3 +191,26 @@ def test_public_names_exported():
     for name in ("simulate", "SimulationError", "paper_case", "Case", "BeamModel", "BeamParams",
                  "canonical_model", "load_result", "MODELS"):
         assert hasattr(fl, name)
+
+
+# ---------------------------------------------------------------------------- clean stops
+def test_singular_stick_test_stops_cleanly():
+    """n_modes = 1: the tip's normal and tangential constraints are dependent where the stick test
+    is made (cond S = inf); the run must stop naming that, not branch on round-off multipliers."""
+    with pytest.raises(fl.SimulationError) as ei:
+        simulate("3.2", "hybrid_lugre", 0.6, n_modes=1)
+    err = ei.value
+    assert "singular stick test" in str(err) and "n_modes = 1" in err.cause
+    assert 0.333 < err.t < 0.6 and err.result is not None and not err.result.success
+    assert err.result.t[-1] == pytest.approx(err.t, abs=1e-12)
+    assert np.all(np.isfinite(err.result.h["N"]))
+
+
+def test_stiff_lugre_stops_cleanly_with_the_rate():
+    """LuGre with mu_d = 0: g(v) -> 0 and the bristle rate sigma0 |v| / g explodes; the run stops
+    (step-collapse guard) and the cause names the rate, within a bounded time and memory."""
+    with pytest.raises(fl.SimulationError) as ei:
+        simulate("3.2", "lugre", 0.4, mu_d=0.0)
+    err = ei.value
+    assert "step size collapsed" in str(err) and "bristle equation too stiff" in err.cause
+    assert err.state == "CONTACT" and 0.3329 < err.t < 0.34
