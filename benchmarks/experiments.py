@@ -21,6 +21,12 @@ Each run is checked against the unpatched run: impact start times and peak norma
 
 Usage: python3 benchmarks/experiments.py [--repeat 3] [--models hybrid_coulomb,frictionless,lugre]
 Writes benchmarks/results/experiments.json.
+
+These experiments patch the code as it was before the issue-6 changes (commit bc2477b): X1, X2b
+(with the flight grid dropped) and X3 are now part of flexlib, and ``flexlib.simulate`` no
+longer imports the NumPy ``tip_contact``/``impulse_jump`` that X1 replaces.  On the current
+code the script stops with a message; check out bc2477b to rerun it.  Its results
+(``results/experiments*.json``) are kept as the record of the measured proposals.
 """
 from __future__ import annotations
 
@@ -36,6 +42,9 @@ from flexlib import contact, integrator, kernel
 
 sim_mod = sim_module()
 FREE = sim_mod.FREE
+if not hasattr(sim_mod, "tip_contact"):
+    raise SystemExit("experiments.py patches the pre-issue-6 code (commit bc2477b); its changes "
+                     "are now in flexlib (see the module docstring)")
 
 
 # ------------------------------------------------------------------ X1

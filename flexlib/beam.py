@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.linalg import eigh
 
 from .modes import ModalIntegrals, axial_shapes, coupling_shape, mode_shapes, modal_integrals
 from .params import BeamParams
@@ -215,6 +214,7 @@ class BeamModel:
     # ------------------------------------------------------------------ frequencies
     def natural_frequencies(self) -> np.ndarray:
         """Clamped-free bending frequencies (rad/s): eigenvalues of the quadrature K2, M2 (E5)."""
+        from scipy.linalg import eigh   # lazily: the simulator does not need SciPy
         w2 = eigh(self.mi.K2, self.mi.M2, eigvals_only=True)
         return np.sqrt(np.clip(w2, 0.0, None))
 
@@ -223,6 +223,7 @@ class BeamModel:
         modes.  Exact values (2j - 1)(pi/2) sqrt(E/rho)/L: the shapes are eigenfunctions."""
         if not self.na:
             return np.zeros(0)
+        from scipy.linalg import eigh
         w2 = eigh(self.mi.K_A, self.mi.M_A, eigvals_only=True)
         return np.sqrt(np.clip(w2, 0.0, None))
 
@@ -234,6 +235,7 @@ class BeamModel:
         K[1:1 + self.n, 1:1 + self.n] = self.mi.K2
         if self.na:
             K[1 + self.n:, 1 + self.n:] = self.mi.K_A
+        from scipy.linalg import eigh
         w2 = eigh(K, self.mass_matrix(np.zeros(self.ndof)), eigvals_only=True)
         return np.sqrt(np.clip(w2, 0.0, None))
 

@@ -2,8 +2,10 @@
 
 Histories are sampled at the integrator's step points plus a uniform grid of the dense output:
 ``dense_dt`` (10 us by default) in contact phases, so that peak values are maxima of the dense
-output (not of step points), and 0.5 ms in flight.  At a velocity jump the history holds two
-samples at the same time (before and after).
+output (not of step points).  In flight the compiled integrator's step points alone are the
+samples (it computes no 7th-order interpolant there; the steps, ~0.15 ms at N = 3, are finer
+than a grid would be); scipy's flight segments add a 0.5 ms grid.  At a velocity jump the
+history holds two samples at the same time (before and after).
 
 Energy audit (MODEL.md 11): r(t) = E(t) - [E(0) + sum of jump losses up to t + W_N + W_f - W_d + W_tau].
 """
@@ -199,7 +201,11 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
     segs = [(sol, d, n_jumps) for (sol, d, _hit, n_jumps) in log.segments if len(sol.t)]
     n_steps = sum(len(sol.t) - 1 for (sol, _d, _nj) in segs)
     seg_info = [(sol.t[0], sol.t[-1], d, sol) for (sol, d, _nj) in segs]
-    dts = np.array([sol_set.dense_dt if d.mode != FREE else _FREE_DT for (_s, d, _nj) in segs])
+    # The compiled path integrates flight without the 7th-order interpolant (Simulator.run), so
+    # its flight is sampled at the step points only (dt = inf: no grid); the step points are
+    # exact states, and flight steps (~0.15 ms at N = 3) are finer than the 0.5 ms grid anyway.
+    free_dt = np.inf if sim._fast else _FREE_DT
+    dts = np.array([sol_set.dense_dt if d.mode != FREE else free_dt for (_s, d, _nj) in segs])
     t, Y, seg = _sample_history([sol for (sol, _d, _nj) in segs], dts)
     # per-sample phase data: the phase of the segment the sample belongs to
     seg_mode = np.array([d.mode for (_s, d, _nj) in segs], dtype=np.int64)

@@ -25,7 +25,6 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from . import __version__, integrator, kernel
 from .beam import BeamModel
@@ -46,6 +45,14 @@ PAINLEVE_MIN = 1e-6
 GAP_FLOOR = 1e-12      # m: re-contact threshold below a flight's starting gap when that is <= 0
 _MAX_STALLED_EVENTS = 50
 COND_S_MAX = 1e12       # stick tests with a worse-conditioned S stop the run (case 3.2: ~1e5)
+
+
+def solve_ivp(*args, **kwargs):
+    """:func:`scipy.integrate.solve_ivp`, imported on first use: only the scipy methods
+    (``method="DOP853-scipy"``, ``FLEXLIB_NO_NUMBA=1``, prescribed hub motion) need it, and
+    importing SciPy costs a fresh ``python -m flexlib simulate`` process ~0.3 s."""
+    from scipy.integrate import solve_ivp as scipy_solve_ivp
+    return scipy_solve_ivp(*args, **kwargs)
 
 
 class SimulationError(RuntimeError):
@@ -382,11 +389,14 @@ class Simulator:
                 fired = None
                 if self._fast:
                     evi, dirs, epar, offs = self._phase_events(d, armed_contact, floor)
+                    # Flight needs no 7th-order interpolant (3 RHS per step): build_result samples
+                    # it at the step points only, and the integrator still computes it on the
+                    # steps that locate an event.  Contact phases keep it for the dense_dt grid.
                     sol = integrator.solve_phase(
                         t, y, t_stop, d.mode, self._model_code, self._mult_code, self._par(d),
                         self._arrs, rtol=self.sol.rtol, atol=self.atol, max_step=max_step,
                         events=evi, directions=dirs, epar=epar, offsets=offs,
-                        max_steps=self.sol.max_steps_phase)
+                        max_steps=self.sol.max_steps_phase, dense=d.mode != FREE)
                     self.n_rhs += sol.nfev + sol.n_event_evals
                     if sol.status == 1:
                         kinds = sol.event_names
