@@ -394,13 +394,13 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
             det = s11 * s22 - s12 * s21
             N = (r1 * s22 - s12 * r2) / det
             F = (s11 * r2 - s21 * r1) / det
-        # 2x2 condition number (2-norm) from the singular values
+        # 2x2 condition number (2-norm): smax^2 / |det| (smin = |det| / smax), which avoids
+        # the cancellation of smin^2 = (fro2 - disc) / 2 (that form returned inf from cond ~1e8)
         fro2 = s11 * s11 + s12 * s12 + s21 * s21 + s22 * s22
         dt2 = abs(s11 * s22 - s12 * s21)
         disc = math.sqrt(max(fro2 * fro2 - 4.0 * dt2 * dt2, 0.0))
-        smax = math.sqrt(0.5 * (fro2 + disc))
-        smin2 = 0.5 * (fro2 - disc)
-        out[5] = smax / math.sqrt(smin2) if smin2 > 0.0 else np.inf
+        smax2 = 0.5 * (fro2 + disc)
+        out[5] = smax2 / dt2 if dt2 > 0.0 else np.inf
         if N != 0.0:
             out[3] = -F / N
     else:

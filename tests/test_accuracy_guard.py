@@ -125,3 +125,30 @@ def test_first_three_impacts_against_100x_tighter_tolerances(model):
     fast = _impacts(model, 1.1)
     ref = _impacts(model, 1.1, rtol=1e-10, atol=1e-12)
     _compare(fast, ref, 3, f"{model}, default vs 100x tighter tolerances")
+
+
+@pytest.mark.parametrize("n_modes", [1, 3])
+def test_stick_condition_number_matches_numpy(n_modes):
+    """out[5] of a STICK evaluation is cond_2(S), S = J M^-1 J^T with J = [Psi_q; Gamma_q], to
+    1e-6 relative (or to the accuracy any double-precision evaluation has, ~eps cond), also where
+    S is nearly singular (n_modes = 1: cond ~5e11; the earlier formula returned inf from ~1e8)."""
+    sim = Simulator(paper_case("3.2").with_(n_modes=n_modes), "hybrid_coulomb", 1.0)
+    nd = sim.nd
+    rng = np.random.default_rng(7)
+    seen = []
+    for scale in (0.3, 1e-3, 1e-5):
+        y = np.zeros(2 * nd + 5)
+        y[0] = 0.16
+        y[1:nd] = 1e-3 * rng.standard_normal(nd - 1)
+        y[nd] = -4.0
+        y[nd + 1:2 * nd] = scale * rng.standard_normal(nd - 1)
+        k = sim.tip(y)
+        J = np.vstack([k.Psi_q, k.Gamma_q])
+        S = J @ np.linalg.solve(sim.mass_matrix(y), J.T)
+        ref = np.linalg.cond(S)
+        got = sim.evaluate(0.3, y, _Disc(STICK, s_star=k.s))[1][5]
+        assert got == pytest.approx(ref, rel=max(1e-6, 50 * np.finfo(float).eps * ref)), \
+            (scale, got, ref)
+        seen.append(ref)
+    if n_modes == 1:
+        assert max(seen) > 1e10     # the set includes a nearly singular S
