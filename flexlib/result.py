@@ -20,6 +20,8 @@ import numpy as np
 
 from . import integrator, kernel
 
+_dense_point = integrator._dense_point      # scipy's DOP853 interpolant (compiled with numba)
+
 __all__ = ["SimulationResult", "build_result", "load_result"]
 
 _FREE_DT = 5e-4
@@ -400,16 +402,7 @@ def _merge_samples(T_all, off, H_all, Y_all, F_all, dts, cap):
                 # that holds it (searchsorted(ts, gj) - 1, clipped)
                 iv = min(max(i - 1, 0), n - 2)
                 x = (gj - T_all[a + iv]) / H_all[h0 + iv]
-                F = F_all[h0 + iv]
-                for k in range(ny):
-                    v = 0.0
-                    for r in range(7):
-                        v += F[6 - r, k]
-                        if r % 2 == 0:
-                            v *= x
-                        else:
-                            v *= 1.0 - x
-                    Y_out[m, k] = v + Y_all[a + iv, k]
+                _dense_point(F_all[h0 + iv], Y_all[a + iv], x, Y_out[m])
                 t_out[m] = gj
                 j += 1
             else:
