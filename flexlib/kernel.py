@@ -283,6 +283,26 @@ def _solve(A, b):
             X[k, j] = v / M[k, k]
     return X
 
+def _tip_rows(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L):
+    """The tip Jacobian rows Psi_q = n . dr/dq and Gamma_q = t . dr/dq (eqs (32), (58)) from the
+    slope normal/tangent in the beam frame (nfx, nfy), (tfx, tfy), the tip position (px, py),
+    H_L B, the modal tip values Phi_L and the axial tip values Psi_L."""
+    n = Phi_L.shape[0]
+    na = Psi_L.shape[0]
+    nd = 1 + n + na
+    Pq = np.empty(nd)
+    Gq = np.empty(nd)
+    Pq[0] = -nfx * py + nfy * px
+    Gq[0] = -tfx * py + tfy * px
+    for i in range(n):
+        Pq[i + 1] = -nfx * HLB[i] + nfy * Phi_L[i]
+        Gq[i + 1] = -tfx * HLB[i] + tfy * Phi_L[i]
+    for j in range(na):
+        Pq[1 + n + j] = nfx * Psi_L[j]
+        Gq[1 + n + j] = tfx * Psi_L[j]
+    return Pq, Gq
+
+
 def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar,
                Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L):
     """dy/dt of the phase ``mode`` and the algebraic outputs at (t, y)."""
@@ -334,16 +354,7 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
     gap = nx * dx + ny * dyy
     sc = tx * dx + ty * dyy
     X = np.empty((nd, 3))
-    Pq = np.empty(nd)
-    Gq = np.empty(nd)
-    Pq[0] = -nfx * py + nfy * px
-    Gq[0] = -tfx * py + tfy * px
-    for i in range(n):
-        Pq[i + 1] = -nfx * HLB[i] + nfy * Phi_L[i]
-        Gq[i + 1] = -tfx * HLB[i] + tfy * Phi_L[i]
-    for j in range(na):
-        Pq[1 + n + j] = nfx * Psi_L[j]
-        Gq[1 + n + j] = tfx * Psi_L[j]
+    Pq, Gq = _tip_rows(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L)
     for i in range(nd):
         X[i, 0] = Q[i]
         X[i, 1] = Pq[i]
@@ -519,7 +530,6 @@ def tip_kinematics(q, qd, par, Phi_L, H_L, Psi_L):
 
     gap = Psi [m], s [m], v_n = Psi', v_t = s' [m/s], the Jacobian rows Psi_q, Gamma_q (nd,) and
     gamma_n = -n . a_vp, gamma_t = -t . a_vp [m/s^2] (eqs (32), (58)); ``par`` as phase_eval."""
-    nd = q.shape[0]
     n = Phi_L.shape[0]
     na = Psi_L.shape[0]
     L = par[4]
@@ -547,16 +557,7 @@ def tip_kinematics(q, qd, par, Phi_L, H_L, Psi_L):
     tfy = -s_ * tx + c * ty
     dx = (c * px - s_ * py) - par[9]
     dyy = (s_ * px + c * py) - par[10]
-    Pq = np.empty(nd)
-    Gq = np.empty(nd)
-    Pq[0] = -nfx * py + nfy * px
-    Gq[0] = -tfx * py + tfy * px
-    for i in range(n):
-        Pq[i + 1] = -nfx * HLB[i] + nfy * Phi_L[i]
-        Gq[i + 1] = -tfx * HLB[i] + tfy * Phi_L[i]
-    for j in range(na):
-        Pq[1 + n + j] = nfx * Psi_L[j]
-        Gq[1 + n + j] = tfx * Psi_L[j]
+    Pq, Gq = _tip_rows(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L)
     ax = -thd * thd * px - 2.0 * thd * pdy - BdHBd
     ay = -thd * thd * py + 2.0 * thd * pdx
     return (nx * dx + ny * dyy, tx * dx + ty * dyy, _vv(Pq, qd), _vv(Gq, qd), Pq, Gq,
@@ -593,6 +594,7 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
         _vv = _nb.njit(cache=True)(_vv)
         _vm = _nb.njit(cache=True)(_vm)
         _solve = _nb.njit(cache=True)(_solve)
+        _tip_rows = _nb.njit(cache=True)(_tip_rows)
         mass_forces = _nb.njit(cache=True)(mass_forces)
         mass_forces_quad = _nb.njit(cache=True)(mass_forces_quad)
         mass_forces_any = _nb.njit(cache=True)(mass_forces_any)
