@@ -283,6 +283,14 @@ def _solve(A, b):
             X[k, j] = v / M[k, k]
     return X
 
+def _slope_in_beam_frame(th, nx, ny, tx, ty):
+    """cos th, sin th and the slope normal n and tangent t in the beam frame:
+    (c, s, n_fx, n_fy, t_fx, t_fy) with n_f = W^T n, t_f = W^T t (W the rotation by th)."""
+    c = math.cos(th)
+    s_ = math.sin(th)
+    return c, s_, c * nx + s_ * ny, -s_ * nx + c * ny, c * tx + s_ * ty, -s_ * tx + c * ty
+
+
 def _tip_rows(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L):
     """The tip Jacobian rows Psi_q = n . dr/dq and Gamma_q = t . dr/dq (eqs (32), (58)) from the
     slope normal/tangent in the beam frame (nfx, nfy), (tfx, tfy), the tip position (px, py),
@@ -341,12 +349,7 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
     if na > 0:
         px += _vv(Psi_L, q[1 + n:].copy())
     py = _vv(Phi_L, B)
-    c = math.cos(th)
-    s_ = math.sin(th)
-    nfx = c * nx + s_ * ny
-    nfy = -s_ * nx + c * ny
-    tfx = c * tx + s_ * ty
-    tfy = -s_ * tx + c * ty
+    c, s_, nfx, nfy, tfx, tfy = _slope_in_beam_frame(th, nx, ny, tx, ty)
     rx = c * px - s_ * py
     ry = s_ * px + c * py
     dx = rx - par[9]
@@ -549,12 +552,7 @@ def tip_kinematics(q, qd, par, Phi_L, H_L, Psi_L):
     py = _vv(Phi_L, B)
     pdy = _vv(Phi_L, Bd)
     BdHBd = _vv(Bd, _mv(H_L, Bd))
-    c = math.cos(th)
-    s_ = math.sin(th)
-    nfx = c * nx + s_ * ny
-    nfy = -s_ * nx + c * ny
-    tfx = c * tx + s_ * ty
-    tfy = -s_ * tx + c * ty
+    c, s_, nfx, nfy, tfx, tfy = _slope_in_beam_frame(th, nx, ny, tx, ty)
     dx = (c * px - s_ * py) - par[9]
     dyy = (s_ * px + c * py) - par[10]
     Pq, Gq = _tip_rows(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L)
@@ -595,6 +593,7 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
         _vm = _nb.njit(cache=True)(_vm)
         _solve = _nb.njit(cache=True)(_solve)
         _tip_rows = _nb.njit(cache=True)(_tip_rows)
+        _slope_in_beam_frame = _nb.njit(cache=True)(_slope_in_beam_frame)
         mass_forces = _nb.njit(cache=True)(mass_forces)
         mass_forces_quad = _nb.njit(cache=True)(mass_forces_quad)
         mass_forces_any = _nb.njit(cache=True)(mass_forces_any)
