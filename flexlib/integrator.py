@@ -2,15 +2,18 @@
 
 The same method as :class:`scipy.integrate.DOP853` (Hairer, Norsett & Wanner, Sec. II.4 and the
 Fortran DOP853), written as one ``numba.njit(cache=True)`` loop around
-:func:`flexlib.kernel.phase_eval`, so that a step costs the right-hand side evaluations and
-nothing else (scipy's Python overhead is ~150 us per step).  It reproduces scipy's algorithm:
+:func:`flexlib.kernel.phase_eval_into`, so that a step costs the right-hand side evaluations and
+little else (scipy's Python overhead is ~150 us per step).  The step loop allocates nothing: its
+buffers are made once per phase, and one step attempt (:func:`_rk_attempt`: 11 stages, the new
+state and the error norm) is one call compiled without reference counting, to which the kernel
+arrays are handed once per step rather than once per stage.  It reproduces scipy's algorithm:
 
 * the same Butcher tableau, 5th/3rd order error estimators and error norm, SAFETY 0.9,
   MIN_FACTOR 0.2, MAX_FACTOR 10, ``select_initial_step``, ``max_step`` and the minimum step
   ``10 * ulp(t)``;
 * the same 7th-order dense output (3 extra stages per step, as ``dense_output=True``);
 * the same event logic as ``solve_ivp`` with terminal events: after each accepted step the event
-  functions (:func:`flexlib.kernel.event_values` of the ``out`` vector of ``phase_eval``) are
+  functions (:func:`flexlib.kernel.event_values_into` of the ``out`` vector of the kernel) are
   compared with their values at the previous step (``find_active_events``: g <= 0 <= g_new for
   direction +1, g >= 0 >= g_new for -1, either for 0), every active event is located by Brent's
   method (scipy's ``brentq``, xtol = rtol = 4 eps) on the dense interpolant, and the phase stops
@@ -140,10 +143,12 @@ for _i, _j, _v in (
 
 
 # ---------------------------------------------------------------- compiled core
-def _rhs(t, y, mode, model, mult, par, arrs):
-    return _phase_eval(t, y, mode, model, mult, par, arrs[0], arrs[1], arrs[2], arrs[3], arrs[4],
-                       arrs[5], arrs[6], arrs[7], arrs[8], arrs[9], arrs[10], arrs[11], arrs[12],
-                       arrs[13], arrs[14], arrs[15], arrs[16], arrs[17], arrs[18], arrs[19])
+def _rhs(t, y, mode, model, mult, par, arrs, ws, dy, out):
+    """dy/dt into ``dy`` and the phase outputs into ``out`` (``ws``: the kernel's work arrays)."""
+    _phase_eval_into(t, y, mode, model, mult, par, arrs[0], arrs[1], arrs[2], arrs[3], arrs[4],
+                     arrs[5], arrs[6], arrs[7], arrs[8], arrs[9], arrs[10], arrs[11], arrs[12],
+                     arrs[13], arrs[14], arrs[15], arrs[16], arrs[17], arrs[18], arrs[19],
+                     ws[0], ws[1], ws[2], dy, out, False)
 
 
 def _put(dst, src):
@@ -195,9 +200,7 @@ def _dense_point(F, y_old, x, yq):
 
 def _stage_events(G, s, out, epar, eoff):
     """G[s] = the event values at stage s's state (offsets subtracted)."""
-    ev = _event_values(out, epar)
-    for i in range(7):
-        G[s, i] = ev[i] - eoff[i]
+    _event_values_into(out, epar, eoff, G[s])
 
 
 def _flips(g0, v, direction):
@@ -234,19 +237,23 @@ def _stage_flip_after(G, lo, i, g0, direction):
     return best
 
 
-def _event_at(tq, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff):
+def _event_at(tq, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff, ws, scr):
+    """Event function i on the interpolant at tq (``scr``: scratch (dy, out, ev) arrays)."""
     _dense_point(F, y_old, (tq - t_old) / h, yq)
-    out = _rhs(tq, yq, mode, model, mult, par, arrs)[1]
-    return _event_values(out, epar)[i] - eoff[i]
+    _rhs(tq, yq, mode, model, mult, par, arrs, ws, scr[0], scr[1])
+    _event_values_into(scr[1], epar, eoff, scr[2])
+    return scr[2][i]
 
 
-def _brentq(i, xa, xb, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff):
+def _brentq(i, xa, xb, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff, ws, scr):
     """Root of event i on [xa, xb]: scipy's brentq (zeros.c) with xtol = rtol = 4 eps.
     Returns (root, number of event evaluations)."""
     xpre, xcur = xa, xb
     xblk, fblk, spre, scur = 0.0, 0.0, 0.0, 0.0
-    fpre = _event_at(xpre, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff)
-    fcur = _event_at(xcur, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff)
+    fpre = _event_at(xpre, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff,
+                     ws, scr)
+    fcur = _event_at(xcur, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff,
+                     ws, scr)
     nev = 2
     if fpre == 0.0:
         return xpre, nev
@@ -291,9 +298,50 @@ def _brentq(i, xa, xb, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epa
         else:
             xcur += delta if sbis > 0.0 else -delta
         fcur = _event_at(xcur, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar,
-                         eoff)
+                         eoff, ws, scr)
         nev += 1
     return xcur, nev
+
+
+def _rk_attempt(t, h, h_abs, y, K, yq, y_new, f_new, out, G, watch, mode, model, mult, par, arrs,
+                ws, epar, eoff, atol, rtol):
+    """One DOP853 step attempt from (t, y) with K[0] = f(t, y): the stages 1..11 into K (and
+    their event values into G[1..10] when ``watch``), y_new = y(t + h), f_new = f(t + h, y_new)
+    = K[12]; returns scipy's error norm of the step.  (One compiled call per step attempt, so
+    that the kernel arrays are handed over once per step rather than once per stage.)"""
+    ny = y.shape[0]
+    for s in range(1, 12):
+        _stage(K, s, y, h, yq)
+        _rhs(t + _C[s] * h, yq, mode, model, mult, par, arrs, ws, K[s], out)
+        if watch and s <= 10:
+            _stage_events(G, s, out, epar, eoff)
+    _stage(K, 12, y, h, y_new)          # row 12 of A is B
+    _rhs(t + h, y_new, mode, model, mult, par, arrs, ws, f_new, out)
+    _put(K[12], f_new)
+    e5 = 0.0
+    e3 = 0.0
+    for k in range(ny):
+        sc = atol[k] + max(abs(y[k]), abs(y_new[k])) * rtol
+        a5 = 0.0
+        a3 = 0.0
+        for j in range(13):
+            a5 += K[j, k] * _E5[j]
+            a3 += K[j, k] * _E3[j]
+        e5 += (a5 / sc) ** 2
+        e3 += (a3 / sc) ** 2
+    if e5 == 0.0 and e3 == 0.0:
+        return 0.0
+    return h_abs * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
+
+
+def _rk_dense(t, h, y, K, yq, out, G, watch, mode, model, mult, par, arrs, ws, epar, eoff):
+    """The 3 extra stages 13..15 of DOP853's 7th-order interpolant into K (event values into
+    G[13..15] when ``watch``)."""
+    for s in range(13, 16):
+        _stage(K, s, y, h, yq)
+        _rhs(t + _C[s] * h, yq, mode, model, mult, par, arrs, ws, K[s], out)
+        if watch:
+            _stage_events(G, s, out, epar, eoff)
 
 
 def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max_step, first_step,
@@ -333,7 +381,18 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     watch = False
     for i in range(7):
         watch = watch or active[i]
+    # every buffer of the step loop is allocated here, once per phase: the state and its
+    # derivative at the step start and end (swapped after each accepted step), the outputs of
+    # the latest RHS evaluation, the event values at both ends, and the kernel's work arrays
     y = y0.copy()
+    y_new = np.empty(ny)
+    f = np.empty(ny)
+    f_new = np.empty(ny)
+    out = np.empty(_NOUT)
+    g = np.empty(7)
+    g_new = np.empty(7)
+    ws = _work_arrays(y0, arrs[19])
+    scr = (np.empty(ny), np.empty(_NOUT), np.empty(7))     # scratch of _event_at
     y_event = np.empty(ny)
     for k in range(ny):
         y_event[k] = np.nan
@@ -345,14 +404,12 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     n_rej = 0
     ev_mask = 0
     t_event = np.nan
-    f, out = _rhs(t0, y0, mode, model, mult, par, arrs)
+    _rhs(t0, y0, mode, model, mult, par, arrs, ws, f, out)
     n_rhs = 1
     if not t_end > t0:
         return 0, OK, ts[:1].copy(), hs[:0].copy(), ys[:1].copy(), Fs[:0].copy(), 0, t_event, \
             y_event, n_rhs, n_evt, n_rej
-    g = _event_values(out, epar)
-    for i in range(7):
-        g[i] -= eoff[i]
+    _event_values_into(out, epar, eoff, g)
     interval = t_end - t0
     # ---- initial step (scipy select_initial_step, error estimator order 7)
     if first_step > 0.0:
@@ -367,7 +424,8 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         h0 = min(h0, interval)
         for k in range(ny):
             yq[k] = y0[k] + h0 * f[k]
-        f1 = _rhs(t0 + h0, yq, mode, model, mult, par, arrs)[0]
+        f1 = scr[0]
+        _rhs(t0 + h0, yq, mode, model, mult, par, arrs, ws, f1, out)
         n_rhs += 1
         for k in range(ny):
             f1[k] -= f[k]
@@ -405,32 +463,9 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             h = t_new - t
             h_abs = abs(h)
             _put(K[0], f)
-            for s in range(1, 12):
-                _stage(K, s, y, h, yq)
-                f_s, out_s = _rhs(t + _C[s] * h, yq, mode, model, mult, par, arrs)
-                _put(K[s], f_s)
-                if watch and s <= 10:
-                    _stage_events(G, s, out_s, epar, eoff)
-            y_new = np.empty(ny)
-            _stage(K, 12, y, h, y_new)          # row 12 of A is B
-            f_new, out_new = _rhs(t + h, y_new, mode, model, mult, par, arrs)
-            _put(K[12], f_new)
+            err = _rk_attempt(t, h, h_abs, y, K, yq, y_new, f_new, out, G, watch, mode, model,
+                              mult, par, arrs, ws, epar, eoff, atol, rtol)
             n_rhs += 12
-            e5 = 0.0
-            e3 = 0.0
-            for k in range(ny):
-                sc = atol[k] + max(abs(y[k]), abs(y_new[k])) * rtol
-                a5 = 0.0
-                a3 = 0.0
-                for j in range(13):
-                    a5 += K[j, k] * _E5[j]
-                    a3 += K[j, k] * _E3[j]
-                e5 += (a5 / sc) ** 2
-                e3 += (a3 / sc) ** 2
-            if e5 == 0.0 and e3 == 0.0:
-                err = 0.0
-            else:
-                err = h_abs * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
             if err < 1.0:
                 factor = MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)
                 if rejected:
@@ -448,9 +483,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             status, code = -1, (NON_FINITE if non_finite else TOO_SMALL_STEP)
             break
         # ---- events (solve_ivp find_active_events): which active events changed sign
-        g_new = _event_values(out_new, epar)
-        for i in range(7):
-            g_new[i] -= eoff[i]
+        _event_values_into(out, epar, eoff, g_new)
         any_hit = False
         for i in range(7):
             up = g[i] <= 0.0 and g_new[i] >= 0.0
@@ -473,12 +506,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         # Hermite part (F[3:] = 0)
         full = dense or any_hit or interior
         if full:
-            for s in range(13, 16):
-                _stage(K, s, y, h, yq)
-                f_s, out_s = _rhs(t + _C[s] * h, yq, mode, model, mult, par, arrs)
-                _put(K[s], f_s)
-                if watch:
-                    _stage_events(G, s, out_s, epar, eoff)
+            _rk_dense(t, h, y, K, yq, out, G, watch, mode, model, mult, par, arrs, ws, epar, eoff)
             n_rhs += 3
         if n + 1 >= cap:
             cap *= 2
@@ -511,7 +539,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
                     if c >= 1.0:
                         break
                     v = _event_at(t + c * h, i, t, h, Fn, y, yq, mode, model, mult, par, arrs,
-                                  epar, eoff)
+                                  epar, eoff, ws, scr)
                     n_evt += 1
                     if _flips(g[i], v, direction[i]):
                         hit[i] = True
@@ -524,7 +552,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             roots[i] = np.inf
             if hit[i]:
                 r, ne = _brentq(i, t, xb[i], t, h, Fn, y, yq, mode, model, mult, par, arrs, epar,
-                                eoff)
+                                eoff, ws, scr)
                 n_evt += ne
                 roots[i] = r
                 t_hit = min(t_hit, r)
@@ -544,9 +572,9 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         ts[n] = t_new
         _put(ys[n], y_new)
         t = t_new
-        y = y_new
-        f = f_new
-        g = g_new
+        y, y_new = y_new, y
+        f, f_new = f_new, f
+        g, g_new = g_new, g
         if t_new - t_end >= 0.0:
             break
     return status, code, ts[:n + 1].copy(), hs[:n].copy(), ys[:n + 1].copy(), Fs[:n].copy(), \
@@ -573,12 +601,16 @@ def dense_eval(ts, hs, ys, Fs, tq):
     return res
 
 
-_phase_eval = kernel.phase_eval
-_event_values = kernel.event_values
+_phase_eval_into = kernel.phase_eval_into
+_event_values_into = kernel.event_values_into
+_work_arrays = kernel.work_arrays
+_NOUT = kernel.NOUT
 COMPILED = bool(kernel.COMPILED)
 _INLINED = ("_rhs", "_event_at", "_brentq")
-_JITTED = ("_put", "_grow", "_stage", "_rms2", "_dense_point", "_stage_events", "_flips",
-           "_stage_flip", "_stage_flip_after", "integrate_phase", "dense_eval")
+# allocation-free, so compiled without reference counting (see kernel.NO_REFCOUNT)
+_HOT = ("_put", "_stage", "_rms2", "_dense_point", "_stage_events", "_flips", "_stage_flip",
+        "_stage_flip_after", "_rk_attempt", "_rk_dense")
+_JITTED = _HOT + ("_grow", "integrate_phase", "dense_eval")
 if COMPILED:
     import numba as _nb
     # the functions that evaluate the RHS are inlined into integrate_phase at the numba IR
@@ -587,7 +619,8 @@ if COMPILED:
     for _name in _INLINED:
         globals()[_name] = _nb.njit(inline="always")(globals()[_name])
     for _name in _JITTED:
-        globals()[_name] = _nb.njit(cache=True)(globals()[_name])
+        globals()[_name] = _nb.njit(cache=True, **(kernel.NO_REFCOUNT if _name in _HOT else {}))(
+            globals()[_name])
 
     def _guard_stale_cache():
         """numba does not invalidate a cached function when a function it calls changes in
