@@ -677,7 +677,12 @@ class PhaseSolution:
         self.n_event_evals = int(n_evt)
         self.n_rejected = int(n_rej)
         self.n_steps = len(hs)
-        self.sol = self
+
+    @property
+    def sol(self):
+        """The dense output: the object itself (a property, not an attribute, so that a phase
+        solution is no reference cycle and is freed as soon as it is dropped)."""
+        return self
 
     @property
     def t_events(self):

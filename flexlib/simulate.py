@@ -20,6 +20,7 @@ Choices where the spec is silent (also stated in the notebooks):
 """
 from __future__ import annotations
 
+import gc
 import math
 import time
 from dataclasses import dataclass, field
@@ -353,6 +354,22 @@ class Simulator:
 
     # ------------------------------------------------------------------ run
     def run(self, sample_times=None) -> SimulationResult:
+        """Simulate from t = 0 to ``t_end``; raises :class:`SimulationError` with the partial result.
+
+        Python's cyclic garbage collector is paused during the run (and restored after it): the
+        run creates ~10^5 small containers (phase solutions, event, jump and stick-test records)
+        and no reference cycles, so the collector's repeated scans of the growing heap found
+        nothing and cost up to 30 % of a hybrid model's run (3.5 s against 2.3-3.0 s measured).
+        Reference counting still frees everything that is dropped."""
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._run(sample_times)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+
+    def _run(self, sample_times):
         wall0 = time.perf_counter()
         nd = self.nd
         b = self.case.beam

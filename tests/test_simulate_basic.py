@@ -7,7 +7,7 @@ import pytest
 
 from flexlib.params import BeamParams, Case, SlopeParams, paper_case
 from flexlib.result import HISTORY_KEYS, load_result
-from flexlib.simulate import MODELS, Simulator, canonical_model, simulate
+from flexlib.simulate import MODELS, SimulationError, Simulator, canonical_model, simulate
 
 T_SHORT = 0.34          # just past the first contact of case B (rigid rod: 0.33293 s)
 
@@ -151,3 +151,26 @@ def test_save_load_roundtrip(short_run, tmp_path):
     assert r.audit_residual_max == short_run.audit_residual_max
     assert r.first_contact["t"] == short_run.first_contact["t"]
     assert r.E0 == short_run.E0
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_run_restores_the_garbage_collector_and_leaves_no_cycles(enabled):
+    """Simulator.run pauses the cyclic garbage collector (a speed measure, issue 6): the user's
+    setting must come back, also when the run stops with an error, and the run must create no
+    reference cycles, which only that collector could free."""
+    import gc
+    simulate("3.2", "hybrid_coulomb", 0.9)      # first use: imports, compiled-code loading
+    gc.collect()
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        r = simulate("3.2", "hybrid_coulomb", 0.9)
+        assert gc.isenabled() is enabled
+        assert len(r.jumps) > 3
+        del r
+        assert gc.collect() == 0
+        with pytest.raises(SimulationError):      # (its traceback does make cycles)
+            simulate("3.2", "hybrid_coulomb", 1.2, event_cap=10)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
