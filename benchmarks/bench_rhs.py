@@ -1,7 +1,8 @@
 """Issue 6 (c): the cost of one right-hand-side evaluation, in microseconds.
 
-``kernel.phase_eval`` (dy/dt and the phase outputs of one phase) and ``kernel.mass_forces``
-(M(q), Q(q, q')) are timed at real states of case 3.2 (recorded from short runs, mid-phase):
+``kernel.phase_eval_into`` (dy/dt and the phase outputs of one phase, into reused arrays: what
+the integrator calls on every stage), its allocating wrapper ``kernel.phase_eval`` and
+``kernel.mass_forces`` (M(q), Q(q, q')) are timed at real states of case 3.2 (recorded from short runs, mid-phase):
 
 * FREE flight (model frictionless, mode 0);
 * CONTACT, frictionless (1 x 1 multiplier solve);
@@ -11,8 +12,11 @@
 
 Two ways:
 
-* ``numba`` : a small ``@njit`` loop calls ``phase_eval`` / ``mass_forces`` --loops times (1e5 by
-  default): the cost inside the compiled integrator (what a DOP853 stage costs);
+* ``numba`` : a small ``@njit`` loop calls ``phase_eval_into`` / ``phase_eval`` / ``mass_forces``
+  --loops times (1e5 by default).  The ``phase_eval_into`` loop is compiled like the integrator's
+  step (no reference counting, reused work arrays), so it is what a DOP853 stage costs; the JSON
+  key ``phase_eval_numba_us`` holds it (before issue 6's allocation-free kernel, the integrator
+  called ``phase_eval`` itself, which is the ``phase_eval_alloc_numba_us`` column now);
 * ``python``: a Python ``for`` loop calls the numba dispatcher (what scipy's solve_ivp pays per
   RHS, plus the closure ``Simulator.rhs_for``: ``python+closure``).
 
@@ -47,6 +51,17 @@ def _loop_phase_eval(n, t, y, mode, model, mult, par, arrs):
     acc = 0.0
     for i in range(n):
         dy, out = kernel.phase_eval(t, y, mode, model, mult, par, *arrs)
+        acc += dy[y.shape[0] // 2] + out[0]
+    return acc
+
+
+# What a DOP853 stage costs: the integrator calls the allocation-free kernel.phase_eval_into
+# with reused work arrays, from code compiled without reference counting (kernel.NO_REFCOUNT).
+@numba.njit(cache=False, **getattr(kernel, "NO_REFCOUNT", {}))
+def _loop_phase_eval_into(n, t, y, mode, model, mult, par, arrs, W, Mw, Xw, dy, out):
+    acc = 0.0
+    for i in range(n):
+        kernel.phase_eval_into(t, y, mode, model, mult, par, *arrs, W, Mw, Xw, dy, out, False)
         acc += dy[y.shape[0] // 2] + out[0]
     return acc
 
@@ -127,7 +142,13 @@ def rhs_costs(n_modes=3, loops=100_000, repeat=7, python_loops=20_000, states=No
         y = np.ascontiguousarray(y)
         args = (t, y, d.mode, sim._model_code, sim._mult_code, par, arrs)
         _loop_phase_eval(10, *args)            # compile (once per type signature)
-        nb_pe = _median_time(lambda: _loop_phase_eval(loops, *args), repeat) / loops
+        nb_pe_alloc = _median_time(lambda: _loop_phase_eval(loops, *args), repeat) / loops
+        nb_pe = nb_pe_alloc
+        if hasattr(kernel, "phase_eval_into"):
+            args_into = args + (*kernel.work_arrays(y, arrs[19]), np.empty_like(y),
+                                np.empty(kernel.NOUT))
+            _loop_phase_eval_into(10, *args_into)
+            nb_pe = _median_time(lambda: _loop_phase_eval_into(loops, *args_into), repeat) / loops
         nd = sim.nd
         q, qd = y[:nd].copy(), y[nd:2 * nd].copy()
         a11 = tuple(arrs[:11])
@@ -161,7 +182,8 @@ def rhs_costs(n_modes=3, loops=100_000, repeat=7, python_loops=20_000, states=No
                 mf(q, qd, par, *a11)
         py_m = _median_time(py_mf, repeat) / python_loops
         res[label] = dict(t=t, mode=d.mode, model=sim.model, n_modes=n_modes,
-                          phase_eval_numba_us=1e6 * nb_pe, phase_eval_python_us=1e6 * py_pe,
+                          phase_eval_numba_us=1e6 * nb_pe, phase_eval_alloc_numba_us=1e6 * nb_pe_alloc,
+                          phase_eval_python_us=1e6 * py_pe,
                           phase_eval_python_closure_us=1e6 * py_cl,
                           mass_forces_numba_us=1e6 * nb_mf, mass_forces_python_us=1e6 * py_m,
                           mass_forces_quad_numba_us=1e6 * nb_quad)
@@ -180,12 +202,15 @@ def main():
     res = rhs_costs(a.n_modes, a.loops, a.repeat, a.python_loops)
     print(f"\n(c) cost of one evaluation, N = {a.n_modes} modes, microseconds (median of {a.repeat} "
           f"CPU-time measurements of {a.loops} calls in an @njit loop / {a.python_loops} calls from Python)")
-    print(f"{'state':22} {'phase_eval':>10} {'phase_eval':>10} {'rhs closure':>11} {'mass_forces':>11} "
-          f"{'mass_forces':>11} {'M,Q quadr.':>10}")
-    print(f"{'':22} {'in numba':>10} {'from Py':>10} {'from Py':>11} {'in numba':>11} {'from Py':>11} "
-          f"{'in numba':>10}")
+    print("'stage' = phase_eval_into with reused work arrays, as the integrator calls it; "
+          "'phase_eval' = the allocating wrapper")
+    print(f"{'state':22} {'stage':>10} {'phase_eval':>10} {'phase_eval':>10} {'rhs closure':>11} "
+          f"{'mass_forces':>11} {'mass_forces':>11} {'M,Q quadr.':>10}")
+    print(f"{'':22} {'in numba':>10} {'in numba':>10} {'from Py':>10} {'from Py':>11} {'in numba':>11} "
+          f"{'from Py':>11} {'in numba':>10}")
     for label, r in res.items():
-        print(f"{label:22} {r['phase_eval_numba_us']:10.2f} {r['phase_eval_python_us']:10.2f} "
+        print(f"{label:22} {r['phase_eval_numba_us']:10.2f} {r['phase_eval_alloc_numba_us']:10.2f} "
+              f"{r['phase_eval_python_us']:10.2f} "
               f"{r['phase_eval_python_closure_us']:11.2f} {r['mass_forces_numba_us']:11.2f} "
               f"{r['mass_forces_python_us']:11.2f} {r['mass_forces_quad_numba_us']:10.2f}")
     name = "rhs" if a.n_modes == 3 else f"rhs_N{a.n_modes}"

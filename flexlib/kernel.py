@@ -59,16 +59,16 @@ def _vv(a, b):
     return acc
 
 
-def mass_forces_into(y, iq, iqd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
+def mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
                      W, M, Q):
     """M(q) and Q(q, q') (no contact forces): eqs (13)-(17) corrected, tensor form (loops).
 
-    q = y[iq:iq+N+1], q' = y[iqd:iqd+N+1]; the results are written into ``M`` and ``Q``, and
+    The results are written into ``M`` and ``Q``, and
     the rows 0..6 of the work array ``W`` (>= 7 x N^2) hold the contracted tensors, so that the
     integrator's right-hand side allocates nothing."""
     n = M.shape[0] - 1
-    th = y[iq]
-    thd = y[iqd]
+    th = q[0]
+    thd = qd[0]
     J_ob, Rx0, g0, tau = par[0], par[1], par[2], par[3]
     nn = n * n
     # W[0] = T4 : BB, W[1] = P = T4' : BB, W[2] = T4 : BdBd   (n x n, row-major)
@@ -77,13 +77,13 @@ def mass_forces_into(y, iq, iqd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, H
         a2 = 0.0
         a3 = 0.0
         for k in range(n):
-            bk = y[iq + 1 + k]
-            dk = y[iqd + 1 + k]
+            bk = q[1 + k]
+            dk = qd[1 + k]
             for l in range(n):
                 c1 = T4r[r, k * n + l]
-                a1 += c1 * bk * y[iq + 1 + l]
-                a2 += T4pr[r, k * n + l] * bk * y[iq + 1 + l]
-                a3 += c1 * dk * y[iqd + 1 + l]
+                a1 += c1 * bk * q[1 + l]
+                a2 += T4pr[r, k * n + l] * bk * q[1 + l]
+                a3 += c1 * dk * qd[1 + l]
         W[0, r] = a1
         W[1, r] = a2
         W[2, r] = a3
@@ -94,10 +94,10 @@ def mass_forces_into(y, iq, iqd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, H
         a3 = 0.0
         a4 = 0.0
         for k in range(n):
-            a1 += T3r[r, k] * y[iq + 1 + k]
-            a2 += T3tr[r, k] * y[iq + 1 + k]
-            a3 += T3r[r, k] * y[iqd + 1 + k]
-            a4 += T3tr[r, k] * y[iqd + 1 + k]
+            a1 += T3r[r, k] * q[1 + k]
+            a2 += T3tr[r, k] * q[1 + k]
+            a3 += T3r[r, k] * qd[1 + k]
+            a4 += T3tr[r, k] * qd[1 + k]
         W[3, r] = a1
         W[4, r] = a2
         W[5, r] = a3
@@ -112,8 +112,8 @@ def mass_forces_into(y, iq, iqd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, H
     BHB = 0.0
     Ry = 0.0
     for i in range(n):
-        bi = y[iq + 1 + i]
-        di = y[iqd + 1 + i]
+        bi = q[1 + i]
+        di = qd[1 + i]
         m2b = 0.0
         v4i = 0.0
         t3bb = 0.0
@@ -126,8 +126,8 @@ def mass_forces_into(y, iq, iqd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, H
         cbd = 0.0
         t3bbd_i = 0.0
         for j in range(n):
-            bj = y[iq + 1 + j]
-            dj = y[iqd + 1 + j]
+            bj = q[1 + j]
+            dj = qd[1 + j]
             m2b += M2mD[i, j] * bj
             v4i += W[0, i * n + j] * bj
             t3bb += W[3, i * n + j] * bj
@@ -163,22 +163,21 @@ def mass_forces(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar,
     nd = n + 1
     M = np.empty((nd, nd))
     Q = np.empty(nd)
-    mass_forces_into(np.concatenate((q, qd)), 0, nd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
+    mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
                      np.empty((7, max(n * n, 1))), M, Q)
     return M, Q
 
 
-def mass_forces_quad_into(y, iq, iqd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W, M, Q):
+def mass_forces_quad_into(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W, M, Q):
     """M(q) and Q(q, q') by the generic route of MODEL.md 4.3 with axial modes (MODEL.md 14).
 
     J~_k = [I~ p_k | P_k], P_k = [[-(H_k B)^T, Psi_k], [Phi_k, 0]];  M = sum w rho S J~^T J~;
     Q = -sum w rho S J~^T a~ + sum w rho S J~^T W^T g - [0; K2 B + C B'; K_A C] + [tau; 0; 0].
-    ``Hk`` is (K, N*N) row-major; ``wk`` includes rho S.  q = y[iq:iq+nd], q' = y[iqd:iqd+nd];
-    M and Q are written into ``M``, ``Q``; the rows 12-14 of ``W`` (>= nd wide) are work space."""
+    ``Hk`` is (K, N*N) row-major; ``wk`` includes rho S.  M and Q are written into ``M``, ``Q``; the rows 12-14 of ``W`` (>= nd wide) are work space."""
     nd = M.shape[0]
     na = nd - 1 - n
-    th = y[iq]
-    thd = y[iqd]
+    th = q[0]
+    thd = qd[0]
     g0, tau = par[2], par[3]
     s = math.sin(th)
     c = math.cos(th)
@@ -203,19 +202,19 @@ def mass_forces_quad_into(y, iq, iqd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA,
             hbd = 0.0
             for j in range(n):
                 h = Hk[k, i * n + j]
-                hb += h * y[iq + 1 + j]
-                hbd += h * y[iqd + 1 + j]
+                hb += h * q[1 + j]
+                hbd += h * qd[1 + j]
             HB[i] = hb
-            BHB += y[iq + 1 + i] * hb
-            BHBd += hb * y[iqd + 1 + i]
-            BdHBd += y[iqd + 1 + i] * hbd
-            py += Phik[k, i] * y[iq + 1 + i]
-            pdy += Phik[k, i] * y[iqd + 1 + i]
+            BHB += q[1 + i] * hb
+            BHBd += hb * qd[1 + i]
+            BdHBd += qd[1 + i] * hbd
+            py += Phik[k, i] * q[1 + i]
+            pdy += Phik[k, i] * qd[1 + i]
         px = xk[k] - 0.5 * BHB
         pdx = -BHBd
         for j in range(na):
-            px += Psik[k, j] * y[iq + 1 + n + j]
-            pdx += Psik[k, j] * y[iqd + 1 + n + j]
+            px += Psik[k, j] * q[1 + n + j]
+            pdx += Psik[k, j] * qd[1 + n + j]
         ax = -thd * thd * px - 2.0 * thd * pdy - BdHBd
         ay = -thd * thd * py + 2.0 * thd * pdx
         jx[0] = -py
@@ -241,12 +240,12 @@ def mass_forces_quad_into(y, iq, iqd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA,
     for i in range(n):
         acc = 0.0
         for j in range(n):
-            acc += K2[i, j] * y[iq + 1 + j] + C[i, j] * y[iqd + 1 + j]
+            acc += K2[i, j] * q[1 + j] + C[i, j] * qd[1 + j]
         Q[1 + i] -= acc
     for i in range(na):
         acc = 0.0
         for j in range(na):
-            acc += KA[i, j] * y[iq + 1 + n + j]
+            acc += KA[i, j] * q[1 + n + j]
         Q[1 + n + i] -= acc
 
 
@@ -255,7 +254,7 @@ def mass_forces_quad(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA):
     nd = q.shape[0]
     M = np.empty((nd, nd))
     Q = np.empty(nd)
-    mass_forces_quad_into(np.concatenate((q, qd)), 0, nd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA,
+    mass_forces_quad_into(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA,
                           np.empty((15, max(n, nd))), M, Q)
     return M, Q
 
@@ -396,10 +395,11 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
         out[k] = np.nan
     Qw = W[11]
     if na > 0:
-        mass_forces_quad_into(y, 0, nd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W, Mw, Qw)
+        mass_forces_quad_into(y[:nd], y[nd:2 * nd], par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W,
+                              Mw, Qw)
     else:
-        mass_forces_into(y, 0, nd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
-                         W, Mw, Qw)
+        mass_forces_into(y[:nd], y[nd:2 * nd], par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar,
+                         Sbar, C, W, Mw, Qw)
     T = 0.0
     if want_T:
         T = 0.5 * _quad_at(Mw, y, nd, nd)
