@@ -4,8 +4,8 @@ The same method as :class:`scipy.integrate.DOP853` (Hairer, Norsett & Wanner, Se
 Fortran DOP853), written as one ``numba.njit(cache=True)`` loop around
 :func:`flexlib.kernel.phase_eval_into`, so that a step costs the right-hand side evaluations and
 little else (scipy's Python overhead is ~150 us per step).  The step loop allocates nothing: its
-buffers are made once per phase, and one step attempt (:func:`_rk_attempt`: 11 stages, the new
-state and the error norm) is one call compiled without reference counting, to which the kernel
+buffers are made once per phase, and the stages of one step attempt (:func:`_rk_stages`: 11
+stages and the new state) are one call compiled without reference counting, to which the kernel
 arrays are handed once per step rather than once per stage.  It reproduces scipy's algorithm:
 
 * the same Butcher tableau, 5th/3rd order error estimators and error norm, SAFETY 0.9,
@@ -303,44 +303,19 @@ def _brentq(i, xa, xb, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epa
     return xcur, nev
 
 
-def _rk_attempt(t, h, h_abs, y, K, yq, y_new, f_new, out, G, watch, mode, model, mult, par, arrs,
-                ws, epar, eoff, atol, rtol):
-    """One DOP853 step attempt from (t, y) with K[0] = f(t, y): the stages 1..11 into K (and
-    their event values into G[1..10] when ``watch``), y_new = y(t + h), f_new = f(t + h, y_new)
-    = K[12]; returns scipy's error norm of the step.  (One compiled call per step attempt, so
-    that the kernel arrays are handed over once per step rather than once per stage.)"""
-    ny = y.shape[0]
-    for s in range(1, 12):
-        _stage(K, s, y, h, yq)
-        _rhs(t + _C[s] * h, yq, mode, model, mult, par, arrs, ws, K[s], out)
-        if watch and s <= 10:
-            _stage_events(G, s, out, epar, eoff)
-    _stage(K, 12, y, h, y_new)          # row 12 of A is B
-    _rhs(t + h, y_new, mode, model, mult, par, arrs, ws, f_new, out)
-    _put(K[12], f_new)
-    e5 = 0.0
-    e3 = 0.0
-    for k in range(ny):
-        sc = atol[k] + max(abs(y[k]), abs(y_new[k])) * rtol
-        a5 = 0.0
-        a3 = 0.0
-        for j in range(13):
-            a5 += K[j, k] * _E5[j]
-            a3 += K[j, k] * _E3[j]
-        e5 += (a5 / sc) ** 2
-        e3 += (a3 / sc) ** 2
-    if e5 == 0.0 and e3 == 0.0:
-        return 0.0
-    return h_abs * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
-
-
-def _rk_dense(t, h, y, K, yq, out, G, watch, mode, model, mult, par, arrs, ws, epar, eoff):
-    """The 3 extra stages 13..15 of DOP853's 7th-order interpolant into K (event values into
-    G[13..15] when ``watch``)."""
-    for s in range(13, 16):
-        _stage(K, s, y, h, yq)
-        _rhs(t + _C[s] * h, yq, mode, model, mult, par, arrs, ws, K[s], out)
-        if watch:
+def _rk_stages(t, h, y, K, yq, y_new, out, G, watch, s_lo, s_hi, mode, model, mult, par, arrs,
+               ws, epar, eoff):
+    """DOP853 stages s_lo..s_hi-1 of the step from (t, y) (K[0] = f(t, y) given): their
+    derivatives into K, and their event values into G when ``watch`` (stages 1..10 and 13..15,
+    the states that :func:`_stage_flip` screens).  Stage 12 is the new state: y_new = y(t + h)
+    and K[12] = f(t + h, y_new).  One compiled call without reference counting for stages 1..12
+    of a step attempt and one for the dense stages 13..15, so that the kernel arrays are handed
+    over once per call rather than once per stage."""
+    for s in range(s_lo, s_hi):
+        dst = y_new if s == 12 else yq
+        _stage(K, s, y, h, dst)             # row 12 of A is B
+        _rhs(t + _C[s] * h, dst, mode, model, mult, par, arrs, ws, K[s], out)
+        if watch and s != 11 and s != 12:
             _stage_events(G, s, out, epar, eoff)
 
 
@@ -463,9 +438,25 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             h = t_new - t
             h_abs = abs(h)
             _put(K[0], f)
-            err = _rk_attempt(t, h, h_abs, y, K, yq, y_new, f_new, out, G, watch, mode, model,
-                              mult, par, arrs, ws, epar, eoff, atol, rtol)
+            _rk_stages(t, h, y, K, yq, y_new, out, G, watch, 1, 13, mode, model, mult, par, arrs,
+                       ws, epar, eoff)
+            _put(f_new, K[12])
             n_rhs += 12
+            e5 = 0.0
+            e3 = 0.0
+            for k in range(ny):
+                sc = atol[k] + max(abs(y[k]), abs(y_new[k])) * rtol
+                a5 = 0.0
+                a3 = 0.0
+                for j in range(13):
+                    a5 += K[j, k] * _E5[j]
+                    a3 += K[j, k] * _E3[j]
+                e5 += (a5 / sc) ** 2
+                e3 += (a3 / sc) ** 2
+            if e5 == 0.0 and e3 == 0.0:
+                err = 0.0
+            else:
+                err = h_abs * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
             if err < 1.0:
                 factor = MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)
                 if rejected:
@@ -506,7 +497,8 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         # Hermite part (F[3:] = 0)
         full = dense or any_hit or interior
         if full:
-            _rk_dense(t, h, y, K, yq, out, G, watch, mode, model, mult, par, arrs, ws, epar, eoff)
+            _rk_stages(t, h, y, K, yq, y_new, out, G, watch, 13, 16, mode, model, mult, par, arrs,
+                       ws, epar, eoff)
             n_rhs += 3
         if n + 1 >= cap:
             cap *= 2
@@ -609,7 +601,7 @@ COMPILED = bool(kernel.COMPILED)
 _INLINED = ("_rhs", "_event_at", "_brentq")
 # allocation-free, so compiled without reference counting (see kernel.NO_REFCOUNT)
 _HOT = ("_put", "_stage", "_rms2", "_dense_point", "_stage_events", "_flips", "_stage_flip",
-        "_stage_flip_after", "_rk_attempt", "_rk_dense")
+        "_stage_flip_after", "_rk_stages")
 _JITTED = _HOT + ("_grow", "integrate_phase", "dense_eval")
 if COMPILED:
     import numba as _nb

@@ -7,8 +7,8 @@ the same numbers.
 The integrator calls :func:`phase_eval_into`, which writes dy/dt and the phase outputs into
 arrays it is given and uses the work arrays of :func:`work_arrays` for its intermediates: it
 allocates nothing.  That lets it be compiled without numba's reference counting (see
-``NO_REFCOUNT`` at the end of this file), and together the two changes took the right-hand side
-from 1.3 to 0.7 us at N = 3 (benchmarks/README.md).  The work arrays are reused from call to
+``NO_REFCOUNT`` at the end of this file); together the two changes took the right-hand side, as
+the integrator calls it, from 1.2-1.4 us to 0.5-0.6 us at N = 3 (benchmarks/README.md).  The work arrays are reused from call to
 call; every value read is written first in the same call (tests/test_kernel_workspace.py fills
 them with garbage to check this).  :func:`phase_eval` and :func:`mass_forces` are the
 allocating forms of the same code for the rest of the library and the tests.  The
