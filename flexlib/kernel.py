@@ -8,12 +8,12 @@ The integrator calls :func:`phase_eval_into`, which writes dy/dt and the phase o
 arrays it is given and uses the work arrays of :func:`work_arrays` for its intermediates: it
 allocates nothing.  That lets it be compiled without numba's reference counting (see
 ``NO_REFCOUNT`` at the end of this file); together the two changes took the right-hand side, as
-the integrator calls it, from 1.2-1.4 us to 0.5-0.6 us at N = 3 (benchmarks/README.md).  The work arrays are reused from call to
-call; every value read is written first in the same call (tests/test_kernel_workspace.py fills
-them with garbage to check this).  :func:`phase_eval` and :func:`mass_forces` are the
-allocating forms of the same code for the rest of the library and the tests.  The
-allocation-free code performs the same floating-point operations in the same order as the
-earlier allocating one, so the two give bit-identical runs.
+the integrator calls it, from 1.2-1.4 us to ~0.5 us at N = 3 (benchmarks/README.md).  The work
+arrays are reused from call to call; every value read is written first in the same call
+(tests/test_kernel_workspace.py fills them with garbage to check this).  :func:`phase_eval`
+and :func:`mass_forces` are the allocating forms of the same code for the rest of the library
+and the tests.  The allocation-free code performs the same floating-point operations in the same
+order as the earlier allocating one, so the two give bit-identical runs.
 
 Physics: MODEL.md 4.2 (M and Q, the paper's closed form written with the tensors T3, T4 of
 :mod:`flexlib.modes`), 5 (tip contact kinematics), 7 (Baumgarte multiplier solves) and 8.2 (LuGre).
