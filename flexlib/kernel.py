@@ -386,7 +386,9 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
     ``Xw`` come from :func:`work_arrays`: W rows 0-6 hold the contracted tensors of
     :func:`mass_forces_into`, row 7 H_L B, rows 8, 9 the tip rows Psi_q, Gamma_q, row 11 Q, rows 12-14 the work space of
     :func:`mass_forces_quad_into`;
-    Mw = M (destroyed by the solve), Xw = [Q | Psi_q | Gamma_q] and then M^-1 of it."""
+    Mw = M (destroyed by the solve), Xw = [Q | Psi_q | Gamma_q] and then M^-1 of it.  There are
+    no shape checks on this hot path (numba does not bounds-check): the work arrays must come
+    from ``work_arrays(y, Psi_L)``, ``dy`` must have y's length and ``out`` NOUT entries."""
     nd = (y.shape[0] - 5) // 2
     na = Psi_L.shape[0]
     n = nd - 1 - na
