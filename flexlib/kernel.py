@@ -41,24 +41,6 @@ NPAR = 22
 NOUT = 10
 
 
-def _mv(A, x):
-    m, n = A.shape
-    r = np.empty(m)
-    for i in range(m):
-        acc = 0.0
-        for j in range(n):
-            acc += A[i, j] * x[j]
-        r[i] = acc
-    return r
-
-
-def _vv(a, b):
-    acc = 0.0
-    for i in range(a.shape[0]):
-        acc += a[i] * b[i]
-    return acc
-
-
 def mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
                      W, M, Q):
     """M(q) and Q(q, q') (no contact forces): eqs (13)-(17) corrected, tensor form (loops).
@@ -332,15 +314,6 @@ def _tip_rows_into(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L, Pq, Gq):
         Gq[1 + n + j] = tfx * Psi_L[j]
 
 
-def _tip_rows(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L):
-    """As :func:`_tip_rows_into`, returning new arrays (Psi_q, Gamma_q)."""
-    nd = 1 + Phi_L.shape[0] + Psi_L.shape[0]
-    Pq = np.empty(nd)
-    Gq = np.empty(nd)
-    _tip_rows_into(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L, Pq, Gq)
-    return Pq, Gq
-
-
 def _dot_at(a, y, off):
     """sum_i a[i] y[off + i] (a dot product with a slice of y, without the slice)."""
     acc = 0.0
@@ -359,7 +332,7 @@ def _mv_at(A, y, off, n, dst):
 
 
 def _quad_at(A, y, off, n):
-    """x^T A x with x = y[off:off+n] (summed as _vv(x, _mv(A, x)))."""
+    """x^T A x with x = y[off:off+n] (summed row by row: sum_i x_i (sum_j A_ij x_j))."""
     acc = 0.0
     for i in range(n):
         r = 0.0
@@ -367,6 +340,41 @@ def _quad_at(A, y, off, n):
             r += A[i, j] * y[off + j]
         acc += y[off + i] * r
     return acc
+
+
+def _tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
+    """Tip contact kinematics at (q, q') (MODEL.md 5): returns (gap, s, v_n, v_t, gamma_n,
+    gamma_t) and writes H_L B into ``HLB`` and the Jacobian rows Psi_q, Gamma_q into ``Pq``,
+    ``Gq``.  gamma_n = -n . a_vp and gamma_t = -t . a_vp (eqs (32), (58)) are computed only if
+    ``accel`` (they are NaN otherwise: a flight phase does not need them)."""
+    n = Phi_L.shape[0]
+    na = Psi_L.shape[0]
+    L = par[4]
+    nx, ny, tx, ty = par[5], par[6], par[7], par[8]
+    th = q[0]
+    thd = qd[0]
+    _mv_at(H_L, q, 1, n, HLB)
+    px = L - 0.5 * _dot_at(HLB[:n], q, 1)
+    if na > 0:
+        px += _dot_at(Psi_L, q, 1 + n)
+    py = _dot_at(Phi_L, q, 1)
+    c, s_, nfx, nfy, tfx, tfy = _slope_in_beam_frame(th, nx, ny, tx, ty)
+    dx = (c * px - s_ * py) - par[9]
+    dyy = (s_ * px + c * py) - par[10]
+    _tip_rows_into(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L, Pq, Gq)
+    gam_n = np.nan
+    gam_t = np.nan
+    if accel:
+        pdx = -_dot_at(HLB[:n], qd, 1)
+        if na > 0:
+            pdx += _dot_at(Psi_L, qd, 1 + n)
+        pdy = _dot_at(Phi_L, qd, 1)
+        ax = -thd * thd * px - 2.0 * thd * pdy - _quad_at(H_L, qd, 1, n)
+        ay = -thd * thd * py + 2.0 * thd * pdx
+        gam_n = -(nfx * ax + nfy * ay)
+        gam_t = -(tfx * ax + tfy * ay)
+    return (nx * dx + ny * dyy, tx * dx + ty * dyy, _dot_at(Pq, qd, 0), _dot_at(Gq, qd, 0),
+            gam_n, gam_t)
 
 
 def work_arrays(y, Psi_L):
@@ -419,32 +427,14 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
         out[0] = 0.0
         out[1] = 0.0
         return T
-    # ---- tip contact kinematics (MODEL.md 5)
-    L = par[4]
-    nx, ny, tx, ty = par[5], par[6], par[7], par[8]
-    th = y[0]
-    thd = y[nd]
-    HLB = W[7]
-    _mv_at(H_L, y, 1, n, HLB)
-    px = L - 0.5 * _dot_at(HLB[:n], y, 1)
-    if na > 0:
-        px += _dot_at(Psi_L, y, 1 + n)
-    py = _dot_at(Phi_L, y, 1)
-    c, s_, nfx, nfy, tfx, tfy = _slope_in_beam_frame(th, nx, ny, tx, ty)
-    rx = c * px - s_ * py
-    ry = s_ * px + c * py
-    dx = rx - par[9]
-    dyy = ry - par[10]
-    gap = nx * dx + ny * dyy
-    sc = tx * dx + ty * dyy
+    # ---- tip contact kinematics (MODEL.md 5); gamma_n, gamma_t only in contact
     Pq = W[8, :nd]
     Gq = W[9, :nd]
-    _tip_rows_into(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L, Pq, Gq)
+    gap, sc, v_n, v_t, gam_n, gam_t = _tip_into(y[:nd], y[nd:2 * nd], par, Phi_L, H_L, Psi_L,
+                                                W[7], Pq, Gq, mode != 0)
     for i in range(nd):
         Xw[i, 1] = Pq[i]
         Xw[i, 2] = Gq[i]
-    v_n = _dot_at(Pq, y, nd)
-    v_t = _dot_at(Gq, y, nd)
     out[6] = gap
     out[7] = sc
     out[8] = v_n
@@ -456,14 +446,6 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
         out[0] = 0.0
         out[1] = 0.0
         return T
-    pdx = -_dot_at(HLB[:n], y, nd + 1)
-    if na > 0:
-        pdx += _dot_at(Psi_L, y, nd + 1 + n)
-    pdy = _dot_at(Phi_L, y, nd + 1)
-    ax = -thd * thd * px - 2.0 * thd * pdy - _quad_at(H_L, y, nd + 1, n)
-    ay = -thd * thd * py + 2.0 * thd * pdx
-    gam_n = -(nfx * ax + nfy * ay)
-    gam_t = -(tfx * ax + tfy * ay)
     chi, beta = par[11], par[12]
     gn = gam_n - 2.0 * chi * v_n - beta * beta * gap
     _solve_into(Mw, Xw, 3)          # columns: a = M^-1 Q, mP = M^-1 Psi_q, mG = M^-1 Gamma_q
@@ -624,34 +606,15 @@ def tip_kinematics(q, qd, par, Phi_L, H_L, Psi_L):
     """Tip contact kinematics at (q, q'): (gap, s, v_n, v_t, Psi_q, Gamma_q, gamma_n, gamma_t).
 
     gap = Psi [m], s [m], v_n = Psi', v_t = s' [m/s], the Jacobian rows Psi_q, Gamma_q (nd,) and
-    gamma_n = -n . a_vp, gamma_t = -t . a_vp [m/s^2] (eqs (32), (58)); ``par`` as phase_eval."""
-    n = Phi_L.shape[0]
-    na = Psi_L.shape[0]
-    L = par[4]
-    nx, ny, tx, ty = par[5], par[6], par[7], par[8]
-    th = q[0]
-    thd = qd[0]
-    # the same operations, in the same order, as phase_eval: the FREE-phase gap floor and the
-    # integrator's CONTACT-ON event then see the same gap to the last bit
-    B = q[1:1 + n].copy()
-    Bd = qd[1:1 + n].copy()
-    HLB = _mv(H_L, B)
-    px = L - 0.5 * _vv(B, HLB)
-    pdx = -_vv(HLB, Bd)
-    if na > 0:
-        px += _vv(Psi_L, q[1 + n:].copy())
-        pdx += _vv(Psi_L, qd[1 + n:].copy())
-    py = _vv(Phi_L, B)
-    pdy = _vv(Phi_L, Bd)
-    BdHBd = _vv(Bd, _mv(H_L, Bd))
-    c, s_, nfx, nfy, tfx, tfy = _slope_in_beam_frame(th, nx, ny, tx, ty)
-    dx = (c * px - s_ * py) - par[9]
-    dyy = (s_ * px + c * py) - par[10]
-    Pq, Gq = _tip_rows(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L)
-    ax = -thd * thd * px - 2.0 * thd * pdy - BdHBd
-    ay = -thd * thd * py + 2.0 * thd * pdx
-    return (nx * dx + ny * dyy, tx * dx + ty * dyy, _vv(Pq, qd), _vv(Gq, qd), Pq, Gq,
-            -(nfx * ax + nfy * ay), -(tfx * ax + tfy * ay))
+    gamma_n = -n . a_vp, gamma_t = -t . a_vp [m/s^2] (eqs (32), (58)); ``par`` as phase_eval.
+    The same code as the right-hand side's (:func:`_tip_into`), so the FREE-phase gap floor and
+    the integrator's CONTACT-ON event see the same gap to the last bit."""
+    nd = q.shape[0]
+    Pq = np.empty(nd)
+    Gq = np.empty(nd)
+    g, s, v_n, v_t, gam_n, gam_t = _tip_into(q, qd, par, Phi_L, H_L, Psi_L,
+                                             np.empty(Phi_L.shape[0]), Pq, Gq, True)
+    return g, s, v_n, v_t, Pq, Gq, gam_n, gam_t
 
 
 def velocity_jump(M, D_n, v_n_minus, e):
@@ -688,9 +651,9 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
         NO_REFCOUNT = dict(_nrt=False) if hasattr(_nbo.DefaultOptions, "_nrt") else {}
         for _name in ("_dot_at", "_mv_at", "_quad_at", "_solve_into", "_tip_rows_into",
                       "_slope_in_beam_frame", "mass_forces_into", "mass_forces_quad_into",
-                      "phase_eval_into", "event_values_into", "_samples_into"):
+                      "phase_eval_into", "event_values_into", "_samples_into", "_tip_into"):
             globals()[_name] = _nb.njit(cache=True, **NO_REFCOUNT)(globals()[_name])
-        for _name in ("_mv", "_vv", "_solve", "_tip_rows", "work_arrays", "mass_forces",
+        for _name in ("_solve", "work_arrays", "mass_forces",
                       "mass_forces_quad", "mass_forces_any", "phase_eval", "event_values",
                       "phase_eval_samples", "tip_kinematics", "velocity_jump"):
             globals()[_name] = _nb.njit(cache=True)(globals()[_name])
