@@ -155,7 +155,8 @@ def mass_forces_quad_into(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W, M
 
     J~_k = [I~ p_k | P_k], P_k = [[-(H_k B)^T, Psi_k], [Phi_k, 0]];  M = sum w rho S J~^T J~;
     Q = -sum w rho S J~^T a~ + sum w rho S J~^T W^T g - [0; K2 B + C B'; K_A C] + [tau; 0; 0].
-    ``Hk`` is (K, N*N) row-major; ``wk`` includes rho S.  M and Q are written into ``M``, ``Q``; the rows 12-14 of ``W`` (>= nd wide) are work space."""
+    ``Hk`` is (K, N*N) row-major; ``wk`` includes rho S.  M and Q are written into ``M`` and
+    ``Q``; the rows 11-13 of ``W`` (>= nd wide) are work space."""
     nd = M.shape[0]
     na = nd - 1 - n
     th = q[0]
@@ -169,9 +170,9 @@ def mass_forces_quad_into(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W, M
         Q[a] = 0.0
         for b in range(nd):
             M[a, b] = 0.0
-    jx = W[12]
-    jy = W[13]
-    HB = W[14]
+    jx = W[11]
+    jy = W[12]
+    HB = W[13]
     for k in range(xk.shape[0]):
         w = wk[k]
         BHB = 0.0
@@ -237,7 +238,7 @@ def mass_forces_quad(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA):
     M = np.empty((nd, nd))
     Q = np.empty(nd)
     mass_forces_quad_into(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA,
-                          np.empty((15, max(n, nd))), M, Q)
+                          np.empty((14, max(n, nd))), M, Q)
     return M, Q
 
 
@@ -381,7 +382,7 @@ def work_arrays(y, Psi_L):
     """The work arrays ``(W, Mw, Xw)`` of :func:`phase_eval_into` for the state vector ``y``."""
     nd = (y.shape[0] - 5) // 2
     n = nd - 1 - Psi_L.shape[0]
-    return np.empty((15, max(n * n, nd))), np.empty((nd, nd)), np.empty((nd, 3))
+    return np.empty((14, max(n * n, nd))), np.empty((nd, nd)), np.empty((nd, 3))
 
 
 def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar,
@@ -390,20 +391,20 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
     """dy/dt of the phase ``mode`` and the algebraic outputs at (t, y), written into ``dy`` and
     ``out``; returns the kinetic energy T = q'^T M q' / 2 if ``want_T``, else 0.
 
-    The integrator's right-hand side: it allocates nothing (without axial modes).  ``W``, ``Mw``,
-    ``Xw`` come from :func:`work_arrays`: W rows 0-6 hold the contracted tensors of
-    :func:`mass_forces_into`, row 7 H_L B, rows 8, 9 the tip rows Psi_q, Gamma_q, row 11 Q, rows 12-14 the work space of
-    :func:`mass_forces_quad_into`;
-    Mw = M (destroyed by the solve), Xw = [Q | Psi_q | Gamma_q] and then M^-1 of it.  There are
-    no shape checks on this hot path (numba does not bounds-check): the work arrays must come
-    from ``work_arrays(y, Psi_L)``, ``dy`` must have y's length and ``out`` NOUT entries."""
+    The integrator's right-hand side: it allocates nothing.  ``W``, ``Mw``, ``Xw`` come from
+    :func:`work_arrays`: W rows 0-6 hold the contracted tensors of :func:`mass_forces_into`, row 7
+    H_L B, rows 8, 9 the tip rows Psi_q, Gamma_q, row 10 Q, rows 11-13 the work space of
+    :func:`mass_forces_quad_into` (axial modes); Mw = M (destroyed by the solve), Xw = [Q | Psi_q |
+    Gamma_q] and then M^-1 of it.  There are no shape checks on this hot path (numba does not
+    bounds-check): the work arrays must come from ``work_arrays(y, Psi_L)``, ``dy`` must have
+    y's length and ``out`` NOUT entries."""
     nd = (y.shape[0] - 5) // 2
     na = Psi_L.shape[0]
     n = nd - 1 - na
     iz = 2 * nd
     for k in range(NOUT):
         out[k] = np.nan
-    Qw = W[11]
+    Qw = W[10]
     if na > 0:
         mass_forces_quad_into(y[:nd], y[nd:2 * nd], par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W,
                               Mw, Qw)
