@@ -661,10 +661,8 @@ class PhaseSolution:
         self._ys = ys
         self.y = ys.T
         self.event_mask = int(mask)
-        self.events = [i for i in range(kernel.NEV) if (self.event_mask >> i) & 1]
-        self.event_names = [kernel.EVENT_NAMES[i] for i in self.events]
-        self.t_event = float(t_ev) if self.events else None
-        self.y_event = y_ev if self.events else None
+        self.t_event = float(t_ev) if mask else None
+        self.y_event = y_ev if mask else None
         self.nfev = self.n_rhs = int(n_rhs)
         self.n_event_evals = int(n_evt)
         self.n_rejected = int(n_rej)
@@ -675,6 +673,15 @@ class PhaseSolution:
         """The dense output: the object itself (a property, not an attribute, so that a phase
         solution is no reference cycle and is freed as soon as it is dropped)."""
         return self
+
+    @property
+    def events(self):
+        """Indices (kernel numbering) of the events located at ``t_event``, ascending."""
+        return [i for i in range(kernel.NEV) if (self.event_mask >> i) & 1]
+
+    @property
+    def event_names(self):
+        return [kernel.EVENT_NAMES[i] for i in self.events]
 
     @property
     def t_events(self):

@@ -618,6 +618,13 @@ def tip_kinematics(q, qd, par, Phi_L, H_L, Psi_L):
     return g, s, v_n, v_t, Pq, Gq, gam_n, gam_t
 
 
+def tip_gap(q, qd, par, Phi_L, H_L, Psi_L):
+    """The gap of :func:`tip_kinematics` alone [m] (the same code, so the same bits)."""
+    nd = q.shape[0]
+    return _tip_into(q, qd, par, Phi_L, H_L, Psi_L, np.empty(Phi_L.shape[0]), np.empty(nd),
+                     np.empty(nd), False)[0]
+
+
 def velocity_jump(M, D_n, v_n_minus, e):
     """Frictionless impulse-momentum jump, eqs (39)-(48): (dq', I, dT), as
     :func:`flexlib.contact.impulse_jump` but with the elimination of :func:`_solve`."""
@@ -656,6 +663,6 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
             globals()[_name] = _nb.njit(cache=True, **NO_REFCOUNT)(globals()[_name])
         for _name in ("_solve", "work_arrays", "mass_forces",
                       "mass_forces_quad", "mass_forces_any", "phase_eval", "event_values",
-                      "phase_eval_samples", "tip_kinematics", "velocity_jump"):
+                      "phase_eval_samples", "tip_kinematics", "tip_gap", "velocity_jump"):
             globals()[_name] = _nb.njit(cache=True)(globals()[_name])
         COMPILED = True

@@ -173,6 +173,9 @@ class Simulator:
         par[11:13] = (sp.chi, sp.beta)
         par[13:19] = (fr.mu_d, fr.mu_s, lg.sigma0, lg.sigma1, lg.sigma2, lg.v_s)
         self._par0 = par
+        self._ev_dirs = np.array(kernel.EVENT_DIRECTIONS, dtype=float)
+        self._ev_epar = np.array([self.mu_lim, self.case.coulomb.Dv, PAINLEVE_MIN, 1.0])
+        self._ev_offs = np.zeros(kernel.NEV)
         self._model_code = MODELS.index(self.model)
         self._mult_code = 0 if self.mult == "coupled" else 1
 
@@ -195,6 +198,13 @@ class Simulator:
         g, s, v_n, v_t, Pq, Gq, gn, gt = kernel.tip_kinematics(
             y[:nd], y[nd:2 * nd], self._par0, self._arrs[11], self._arrs[12], self._arrs[19])
         return TipContact(gap=g, s=s, v_n=v_n, v_t=v_t, Psi_q=Pq, Gamma_q=Gq, gamma_n=gn, gamma_t=gt)
+
+    def gap(self, y: np.ndarray) -> float:
+        """The gap of :meth:`tip` alone (the same kernel code, so the same bits), for the
+        FREE-phase floor: one per flight phase, ~2.4e4 in a hybrid model's chatter."""
+        nd = self.nd
+        return kernel.tip_gap(y[:nd], y[nd:2 * nd], self._par0, self._arrs[11], self._arrs[12],
+                              self._arrs[19])
 
     def mass_matrix(self, y: np.ndarray) -> np.ndarray:
         """M(q) through the compiled kernel."""
@@ -245,15 +255,16 @@ class Simulator:
     def _phase_events(self, d: _Disc, armed_contact: bool, floor: float):
         """Events of phase ``d`` in kernel numbering (kernel.EVENT_NAMES), for the compiled integrator."""
         ev = []
-        dirs = np.array(kernel.EVENT_DIRECTIONS, dtype=float)
-        offs = np.zeros(kernel.NEV)
-        epar = np.array([self.mu_lim, self.case.coulomb.Dv, PAINLEVE_MIN, 1.0])
+        # the integrator only reads these: the shared arrays are copied where a phase changes them
+        dirs, epar, offs = self._ev_dirs, self._ev_epar, self._ev_offs
         if self.model == "free":
             return ev, dirs, epar, offs
         if d.mode == FREE:
             if armed_contact:
                 ev.append(0)
-                offs[0] = floor
+                if floor != 0.0:
+                    offs = offs.copy()
+                    offs[0] = floor
             return ev, dirs, epar, offs
         ev.append(1)
         if d.mode == STICK:
@@ -263,6 +274,7 @@ class Simulator:
         if d.mode == SLIP:
             if d.armed:
                 ev.append(5)
+                epar, dirs = epar.copy(), dirs.copy()
                 if self.model == "hybrid_coulomb":
                     epar[3], dirs[5] = d.dir, -1.0
                 else:
@@ -400,7 +412,7 @@ class Simulator:
                     # A flight that starts on or below the slope (after a separation or a
                     # micro-impact, |gap| ~ round-off) watches gap = floor < 0 instead of gap = 0,
                     # so that a tip that moves further in is still caught (MODEL.md 8.4, R9).
-                    g0 = self.tip(y).gap
+                    g0 = self.gap(y)
                     floor = min(0.0, g0) - GAP_FLOOR
                 max_step = self.sol.max_step_free if d.mode == FREE else self.sol.max_step_contact
                 fired = None
@@ -531,7 +543,7 @@ class Simulator:
             log.event(t, "ONSET", FREE, f"micro-impact: N = {N:.4g} N <= 0 after the jump")
             return _Disc(FREE)
         if abs(k.v_t) <= self.case.coulomb.Dv:
-            return self._stick_test(t, y, _Disc(SLIP, dir=0.0, armed=False), log, "ONSET")
+            return self._stick_test(t, y, _Disc(SLIP, dir=0.0, armed=False), log, "ONSET", k)
         d = _Disc(SLIP, dir=math.copysign(1.0, k.v_t), armed=True)
         r = self.forces(t, y, d)
         self._check_painleve(t, r, d)
@@ -542,9 +554,11 @@ class Simulator:
         log.event(t, "ONSET", FREE, f"micro-impact: slip N = {N:.4g} N <= 0 after the jump")
         return _Disc(FREE)
 
-    def _stick_test(self, t, y, slip_d: _Disc, log, why):
-        """The trial computation of seed 001 (MODEL.md 8.4): try STICK, else SLIP, else FREE."""
-        k = self.tip(y)
+    def _stick_test(self, t, y, slip_d: _Disc, log, why, k=None):
+        """The trial computation of seed 001 (MODEL.md 8.4): try STICK, else SLIP, else FREE.
+        ``k``: the tip kinematics at y, if the caller has them."""
+        if k is None:
+            k = self.tip(y)
         ds = _Disc(STICK, s_star=k.s)
         r = self.forces(t, y, ds)
         log.stick_test(t, r.N, r.F, self.mu_lim, r.cond)
