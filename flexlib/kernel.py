@@ -15,12 +15,13 @@ and :func:`mass_forces` are the allocating forms of the same code for the rest o
 and the tests.  The allocation-free code performs the same floating-point operations in the same
 order as the earlier allocating one, so the two give bit-identical runs.
 
-Physics: MODEL.md 4.2 (M and Q, the paper's closed form written with the tensors T3, T4 of
-:mod:`flexlib.modes`), 5 (tip contact kinematics), 7 (Baumgarte multiplier solves) and 8.2 (LuGre).
+Physics (docs/model.md): M and Q (the paper's closed form, eqs (13)-(22) corrected, written with
+the tensors T3, T4 of :mod:`flexlib.modes`), the tip contact kinematics (eqs (23)-(32),
+(49)-(58)), the Baumgarte multiplier solves (eqs (36)-(38), (62), (75)) and LuGre (eq (68)).
 
-Axial extension (MODEL.md 14, not the paper's model): when ``Psi_L`` (the axial shapes at the tip)
-has Na > 0 entries, q = [theta, B (N), C (Na)] and M, Q come from the generic quadrature route of
-MODEL.md 4.3 (:func:`mass_forces_quad`, loops over the Gauss nodes ``xk`` with weights ``wk``
+Axial extension (not the paper's model): when ``Psi_L`` (the axial shapes at the tip)
+has Na > 0 entries, q = [theta, B (N), C (Na)] and M, Q come from the generic quadrature route
+(:func:`mass_forces_quad`, loops over the Gauss nodes ``xk`` with weights ``wk``
 = w rho S); with Na = 0 the arrays are empty and the tensor path above is used unchanged.
 
 Codes: mode FREE=0, CONTACT=1, STICK=2, SLIP=3; model free=0, frictionless=1,
@@ -151,7 +152,7 @@ def mass_forces(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar,
 
 
 def mass_forces_quad_into(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W, M, Q):
-    """M(q) and Q(q, q') by the generic route of MODEL.md 4.3 with axial modes (MODEL.md 14).
+    """M(q) and Q(q, q') by the generic quadrature route, with axial modes.
 
     J~_k = [I~ p_k | P_k], P_k = [[-(H_k B)^T, Psi_k], [Phi_k, 0]];  M = sum w rho S J~^T J~;
     Q = -sum w rho S J~^T a~ + sum w rho S J~^T W^T g - [0; K2 B + C B'; K_A C] + [tau; 0; 0].
@@ -344,7 +345,7 @@ def _quad_at(A, y, off, n):
 
 
 def _tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
-    """Tip contact kinematics at (q, q') (MODEL.md 5): returns (gap, s, v_n, v_t, gamma_n,
+    """Tip contact kinematics at (q, q') : returns (gap, s, v_n, v_t, gamma_n,
     gamma_t) and writes H_L B into ``HLB`` and the Jacobian rows Psi_q, Gamma_q into ``Pq``,
     ``Gq``.  gamma_n = -n . a_vp and gamma_t = -t . a_vp (eqs (32), (58)) are computed only if
     ``accel`` (they are NaN otherwise: a flight phase does not need them)."""
@@ -428,7 +429,7 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
         out[0] = 0.0
         out[1] = 0.0
         return T
-    # ---- tip contact kinematics (MODEL.md 5); gamma_n, gamma_t only in contact
+    # ---- tip contact kinematics (eqs (23)-(32), (49)-(58)); gamma_n, gamma_t only in contact
     Pq = W[8, :nd]
     Gq = W[9, :nd]
     gap, sc, v_n, v_t, gam_n, gam_t = _tip_into(y[:nd], y[nd:2 * nd], par, Phi_L, H_L, Psi_L,
@@ -568,7 +569,7 @@ def phase_eval_samples(ts, Y, modes, dirs, s_stars, model, mult, par, M2, M2mD, 
     return outs, T
 
 
-# Event functions (MODEL.md 8.4).  Index, name, direction of the zero crossing that counts.
+# Event functions of the state machine.  Index, name, direction of the zero crossing that counts.
 EVENT_NAMES = ("CONTACT-ON", "SEPARATE", "STICK->SLIP", "STICK-DRIFT", "PAINLEVE", "SLIP-STOP", "ARM")
 EVENT_DIRECTIONS = (-1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 1.0)   # SLIP-STOP: see event_directions
 NEV = 7
@@ -598,7 +599,7 @@ def event_values(out, epar):
     return ev
 
 
-# Event actions (MODEL.md 5, 6).  The simulator calls these from Python once or twice per event;
+# Event actions (tip kinematics, velocity jump).  The simulator calls these from Python once or twice per event;
 # :func:`flexlib.contact.tip_contact` and :func:`flexlib.contact.impulse_jump` are the readable
 # NumPy statements of the same formulas (tests compare them).  In the micro-impact chatter of
 # the hybrid models (~10^4 jumps per run) the NumPy versions cost ~30 us per tip evaluation and

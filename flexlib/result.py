@@ -47,13 +47,14 @@ class SimulationResult:
     """
 
     def __init__(self, *, case, model, histories, jumps, events, stick_tests, episodes, impacts,
-                 warnings, success, message, stats, samples=None, version=""):
+                 warnings, success, message, stats, samples=None, version="", selections=()):
         self.case = case
         self.model = model
         self.h = histories
         self.jumps = jumps
         self.events = events
         self.stick_tests = stick_tests
+        self.selections = list(selections)
         self.episodes = episodes
         self.impacts = impacts
         self.warnings = warnings
@@ -139,7 +140,7 @@ class SimulationResult:
                 "energy_before", "energy_after", "jump_loss", "friction_work", "normal_work",
                 "energy_lost", "v_n_minus", "v_t_minus", "v_t_plus", "impulse", "stick_intervals",
                 "slip_intervals", "n_stick_tests", "n_stick_drift", "max_stick_ratio",
-                "min_painleve_margin", "max_cond_S")
+                "min_painleve_margin", "max_cond_S", *SELECTION_KEYS, "zeno_jumps")
         return _jsonable(dict(
             case=self.case.name, model=self.model, flexlib_version=self.version,
             params=self.case.as_dict(), success=self.success, message=self.message,
@@ -150,6 +151,7 @@ class SimulationResult:
                         audit_residual_max=self.audit_residual_max,
                         normal_work=float(self.h["W_N"][-1]), friction_work=float(self.h["W_f"][-1]),
                         jump_losses=float(sum(j["dE"] for j in self.jumps))),
+            selections=selection_counts(self.selections),
             warnings=self.warnings, stats=self.stats, wall_time_s=self.stats.get("wall_time_s")))
 
     # ------------------------------------------------------------------ export
@@ -158,7 +160,7 @@ class SimulationResult:
         meta = dict(case=self.case.as_dict(), model=self.model, version=self.version,
                     success=self.success, message=self.message, stats=self.stats,
                     jumps=self.jumps, events=self.events, stick_tests=self.stick_tests,
-                    episodes=self.episodes, impacts=self.impacts, warnings=self.warnings)
+                    selections=self.selections, episodes=self.episodes, impacts=self.impacts, warnings=self.warnings)
         np.savez_compressed(path, meta=np.array(json.dumps(_jsonable(meta))), **self.h)
 
 
@@ -173,7 +175,22 @@ def load_result(path) -> SimulationResult:
                             stick_tests=meta["stick_tests"], episodes=meta["episodes"],
                             impacts=meta["impacts"], warnings=meta["warnings"],
                             success=meta["success"], message=meta["message"], stats=meta["stats"],
-                            version=meta["version"])
+                            version=meta["version"], selections=meta.get("selections", ()))
+
+
+SELECTION_KEYS = ("n_selections", "selections_unique", "selections_several", "selections_none",
+                  "slip_dir_agree", "slip_dir_disagree")
+
+
+def selection_counts(selections) -> dict:
+    """Counters of the contact-mode selections (:mod:`flexlib.selection`): how many were made,
+    how many had exactly one, several or no consistent candidate, and, for hybrid Coulomb, how
+    often the chosen slip direction agreed with -sgn(F_t) of the stick trial."""
+    n = [s["n_consistent"] for s in selections]
+    agree = [s["slip_dir_agrees"] for s in selections]
+    return dict(n_selections=len(n), selections_unique=n.count(1),
+                selections_several=sum(1 for k in n if k > 1), selections_none=n.count(0),
+                slip_dir_agree=agree.count(True), slip_dir_disagree=agree.count(False))
 
 
 def _jsonable(x):
@@ -317,12 +334,13 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
                  n_segments=len(log.segments), n_jumps=len(jumps), n_stick_tests=len(log.stick_tests),
                  rtol=sol_set.rtol, atol=sol_set.atol, method=sol_set.method,
                  multiplier_mode=sim.mult, n_modes=sim.case.beam.n_modes,
-                 axial_modes=sim.case.beam.axial_modes)
+                 axial_modes=sim.case.beam.axial_modes, selections=selection_counts(log.selections),
+                 n_zeno_jumps=sum(1 for j in jumps if j.get("zeno")))
     from . import __version__
     return SimulationResult(case=sim.case, model=sim.model, histories=h, jumps=jumps,
                             events=log.events, stick_tests=log.stick_tests, episodes=episodes,
                             impacts=impacts, warnings=warnings, success=success, message=message,
-                            stats=stats, version=__version__)
+                            stats=stats, version=__version__, selections=log.selections)
 
 
 # ---------------------------------------------------------------------- sampling the phases
@@ -531,6 +549,9 @@ def _episodes(h, jumps, seg_info, log):
     max_cond = np.where(over(np.add, fin_c.astype(np.int64)) > 0, max_cond, np.nan)
     test_a = np.searchsorted(test_t, t_s, "left")
     test_b = np.searchsorted(test_t, t_e, "right")
+    sel_t = np.array([s["t"] for s in log.selections])
+    sel_a = np.searchsorted(sel_t, t_s, "left")
+    sel_b = np.searchsorted(sel_t, t_e, "right")
     n_drift = np.searchsorted(drift_t, t_e, "right") - np.searchsorted(drift_t, t_s, "left")
     # episodes whose segment range holds a STICK or SLIP phase need their intervals
     is_ss = np.array([d.mode in (STICK, SLIP) for (_a, _b, d, _s) in seg_info], dtype=np.int64)
@@ -571,7 +592,8 @@ def _episodes(h, jumps, seg_info, log):
             n_stick_tests=len(tests), n_stick_drift=int(n_drift[i]),
             max_stick_ratio=max([s["ratio"] for s in tests], default=float("nan")),
             min_painleve_margin=cols["min_painleve_margin"][i], max_cond_S=max_cond_i,
-            micro=te <= ts))
+            micro=te <= ts, zeno_jumps=int(bool(j.get("zeno"))),
+            **selection_counts(log.selections[sel_a[i]:sel_b[i]])))
     return eps
 
 
@@ -601,6 +623,8 @@ def _clusters(episodes, t_cluster):
             slip_intervals=[iv for e in g for iv in e["slip_intervals"]],
             n_stick_tests=sum(e["n_stick_tests"] for e in g),
             n_stick_drift=sum(e["n_stick_drift"] for e in g),
+            zeno_jumps=sum(e["zeno_jumps"] for e in g),
+            **{k: sum(e[k] for e in g) for k in SELECTION_KEYS},
             max_stick_ratio=float(np.nanmax([e["max_stick_ratio"] for e in g]))
             if any(np.isfinite(e["max_stick_ratio"]) for e in g) else float("nan"),
             min_painleve_margin=float(np.nanmin([e["min_painleve_margin"] for e in g]))

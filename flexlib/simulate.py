@@ -1,21 +1,27 @@
-"""The event-driven hybrid simulator: FREE / CONTACT / STICK / SLIP (MODEL.md 8.4).
+"""The event-driven hybrid simulator: FREE / CONTACT / STICK / SLIP
+(docs/model.md, "The state machine").
 
 Each phase is a smooth ODE integrated by :func:`scipy.integrate.solve_ivp` until its first
-terminal event; the event's action (velocity jump, stick test, z reset, ...) is applied and the
-next phase starts.  The continuous state is
+terminal event; the event's action (velocity jump, contact-mode selection, z reset, ...) is
+applied and the next phase starts.  The hybrid models choose the state after an impact with
+|v_t| <= Dv and at a slip stop by the contact-mode selection of :mod:`flexlib.selection`.
+With restitution e > 0, an approach slower than ``v_zeno`` is absorbed (e = 0 for that jump), so
+that a bouncing sequence ends instead of accumulating ever shorter rebounds.  The continuous state is
 
     y = [q (N+1), q' (N+1), z, W_N, W_f, W_d, W_tau]
 
-where z is the LuGre bristle state and W_* are the energy accumulators of MODEL.md 11.
+where z is the LuGre bristle state and W_* are the energy accumulators of the energy audit
+(docs/model.md, "Energy audit").
 
-Choices where the spec is silent (also stated in the notebooks):
+Choices where the paper is silent (also stated in the notebooks):
 
 * absolute tolerances are scaled per component: ``atol`` for q, q' and the accumulators,
   ``atol * 1e-4`` for z (z is of order g/sigma0 = 5e-6 m);
-* the step is bounded by ``max_step_contact`` in contact phases (MODEL.md 8.2) and by
+* the step is bounded by ``max_step_contact`` in contact phases (short contacts and
+  sign changes of v_t must not be skipped) and by
   ``max_step_free`` in flight;
 * the Painleve margin 1 + c S12/S11 of a slip solve is watched by a terminal event at 1e-6: a
-  run that reaches it stops with :class:`SimulationError` (MODEL.md 7.4), never clipped;
+  run that reaches it stops with :class:`SimulationError`, never clipped;
 * an event at which time does not advance is allowed 50 times in a row; more stops the run.
 """
 from __future__ import annotations
@@ -27,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import __version__, integrator, kernel
+from . import __version__, integrator, kernel, selection
 from .beam import BeamModel
 from .contact import Slope, TipContact
 from .friction import stribeck_level
@@ -144,6 +150,7 @@ class Simulator:
         if limit == "default":
             limit = "mu_s" if self.model == "hybrid_lugre" else "mu_d"
         self.mu_lim = fr.mu_s if limit == "mu_s" else fr.mu_d
+        self.painleve_min = PAINLEVE_MIN
         self.nd = self.beam.ndof
         nd = self.nd
         self.iz, self.iW = 2 * nd, 2 * nd + 1
@@ -163,7 +170,7 @@ class Simulator:
                       c(mi.T3.transpose(0, 2, 1).reshape(n * n, n)), c(mi.T4.reshape(n * n, n * n)),
                       c(mi.T4.transpose(0, 2, 1, 3).reshape(n * n, n * n)), c(mi.Hbar), c(mi.Sbar),
                       c(mi.C), c(mi.Phi_L), c(mi.H_L),
-                      # generic quadrature route, used only with axial modes (MODEL.md 14)
+                      # generic quadrature route, used only with axial modes (an extension beyond the paper)
                       c(mi.x), c(mi.w * mi.rhoS), c(mi.Phi), c(mi.H.reshape(len(mi.x), n * n)),
                       c(mi.Psi), c(mi.K_A), c(mi.Psi_L))
         sp, fr, lg, b = self.case.slope, self.case.coulomb, self.case.lugre, self.case.beam
@@ -290,7 +297,7 @@ class Simulator:
             except ZeroDivisionError:
                 return self._singular_cause(d)
             if np.isfinite(o[4]) and abs(o[4]) < 1e-2:
-                return (f"approach to a Painleve singularity (slip margin {o[4]:.3g}, MODEL.md 7.4)")
+                return (f"approach to a Painleve singularity (slip margin {o[4]:.3g}: the tip Jacobians are nearly parallel)")
             lu = self.case.lugre
             if self.model in ("lugre", "hybrid_lugre") and d.mode != STICK and np.isfinite(o[9]):
                 # the bristle equation z' = v - sigma0 |v| z / g(v) has the rate sigma0 |v| / g(v)
@@ -308,7 +315,7 @@ class Simulator:
         why = ("the normal and tangential tip constraints are linearly dependent; with n_modes = 1 "
                "they always are at zero modal velocity, so the stick constraint has no unique "
                "multipliers (use n_modes >= 2)" if self.case.beam.n_modes == 1 else
-               "linearly dependent tip constraint Jacobians (MODEL.md 7.4)")
+               "linearly dependent tip constraint Jacobians")
         return f"singular constraint matrix in state {MODE_NAMES[d.mode]}: {why}"
 
     def events_for(self, d: _Disc, armed_contact: bool, floor: float = 0.0):
@@ -411,7 +418,7 @@ class Simulator:
                 if d.mode == FREE and self.model != "free":
                     # A flight that starts on or below the slope (after a separation or a
                     # micro-impact, |gap| ~ round-off) watches gap = floor < 0 instead of gap = 0,
-                    # so that a tip that moves further in is still caught (MODEL.md 8.4, R9).
+                    # so that a tip that moves further in is still caught.
                     g0 = self.gap(y)
                     floor = min(0.0, g0) - GAP_FLOOR
                 max_step = self.sol.max_step_free if d.mode == FREE else self.sol.max_step_contact
@@ -493,17 +500,18 @@ class Simulator:
         """The likely reason for an event-cap stop, from the settings that produce one."""
         if self.mult == "printed":
             return ("chattering between states with the paper's decoupled (printed) multipliers, "
-                    "which do not keep the gap closed (MODEL.md 13.3)")
-        e = self.case.slope.e
+                    "which do not keep the gap closed")
+        e, vz = self.case.slope.e, self.case.slope.v_zeno
         if e > 0.0:
-            return (f"a Zeno sequence of ever smaller restitution rebounds (e = {e:g}; Newton "
-                    f"restitution at every re-contact, MODEL.md 6) or chattering between states")
-        return ("micro-impact chatter: after each zero-restitution impact the contact solve gives "
-                "N <= 0 and the tip re-enters the slope in flight (MODEL.md 8.4, step 2)")
+            return (f"a long sequence of restitution rebounds (e = {e:g}) faster than v_zeno = "
+                    f"{vz:g} m/s, or switching between contact states that does not settle "
+                    f"(a larger v_zeno ends rebound sequences sooner)")
+        return ("contact states that do not settle: repeated micro-impacts or stick/slip "
+                "switching within one impact cluster")
 
     # ------------------------------------------------------------------ actions
     def _contact_on(self, t, y, d, log):
-        """CONTACT-ON: the velocity jump (MODEL.md 6), then ONSET.
+        """CONTACT-ON: the velocity jump (eqs (39)-(48)), then ONSET.
 
         M, the tip kinematics and the jump solve go through the compiled kernel
         (:meth:`mass_matrix`, :meth:`tip`, :func:`kernel.velocity_jump`): the NumPy statements in
@@ -513,6 +521,11 @@ class Simulator:
         M = self.mass_matrix(y)
         k = self.tip(y)
         e = self.case.slope.e
+        zeno = 0.0 < e and abs(k.v_n) < self.case.slope.v_zeno
+        if zeno:
+            # the accumulation point of a bouncing sequence: an approach slower than v_zeno is
+            # absorbed (e = 0), so the contact persists and ONSET decides the state
+            e = 0.0
         dqd, impulse, dT = kernel.velocity_jump(M, k.Psi_q, k.v_n, e)
         T_before = 0.5 * qd @ M @ qd
         y = y.copy()
@@ -521,14 +534,15 @@ class Simulator:
         T_after = 0.5 * qd2 @ M @ qd2
         k2 = self.tip(y)
         log.jump(t, y, dict(t=t, v_n_minus=k.v_n, v_t_minus=k.v_t, v_n_plus=k2.v_n, v_t_plus=k2.v_t,
-                            impulse=impulse, dE=dT, dT_direct=T_after - T_before, gap=k.gap))
+                            impulse=impulse, dE=dT, dT_direct=T_after - T_before, gap=k.gap,
+                            e=e, zeno=zeno))
         y[self.iz] = 0.0
-        nd2 = self._onset(t, y, k2, log)
+        nd2 = self._onset(t, y, k2, log, e)
         return t, y, nd2
 
-    def _onset(self, t, y, k, log):
-        """ONSET classification after a jump (MODEL.md 8.4, R6)."""
-        if k.v_n > 0.0 and self.case.slope.e > 0.0:
+    def _onset(self, t, y, k, log, e_jump):
+        """ONSET after a velocity jump with restitution ``e_jump``: which state follows."""
+        if k.v_n > 0.0 and e_jump > 0.0:
             log.event(t, "ONSET", FREE, "rebound (e > 0)")
             return _Disc(FREE)
         if self.model in ("frictionless", "lugre"):
@@ -543,7 +557,8 @@ class Simulator:
             log.event(t, "ONSET", FREE, f"micro-impact: N = {N:.4g} N <= 0 after the jump")
             return _Disc(FREE)
         if abs(k.v_t) <= self.case.coulomb.Dv:
-            return self._stick_test(t, y, _Disc(SLIP, dir=0.0, armed=False), log, "ONSET", k)
+            return self._select(t, y, log, "ONSET", k)
+        # |v_t| > Dv: the motion sets the slip direction (LuGre: z = 0 after the jump)
         d = _Disc(SLIP, dir=math.copysign(1.0, k.v_t), armed=True)
         r = self.forces(t, y, d)
         self._check_painleve(t, r, d)
@@ -551,49 +566,64 @@ class Simulator:
         if N > 0.0:
             log.event(t, "ONSET", SLIP, f"|v_t| = {abs(k.v_t):.3g} m/s > Dv, dir = {d.dir:+.0f}")
             return d
-        log.event(t, "ONSET", FREE, f"micro-impact: slip N = {N:.4g} N <= 0 after the jump")
-        return _Disc(FREE)
+        free = selection.free_candidate(self, t, y, k)
+        if free.consistent:
+            log.event(t, "ONSET", FREE, f"micro-impact: slip N = {N:.4g} N <= 0 and the contact "
+                      f"opens (a_n - a_n* = {free.test:.4g} m/s^2)")
+            return _Disc(FREE)
+        raise _Stop(f"Painleve inconsistency at contact onset: sliding with |v_t| = {abs(k.v_t):.3g}"
+                    f" m/s gives N = {N:.4g} N <= 0, but the contact does not open "
+                    f"(a_n - a_n* = {free.test:.4g} m/s^2)", t, SLIP,
+                    "Painleve inconsistency: no contact state is consistent (a tangential impact "
+                    "would be needed)")
 
-    def _stick_test(self, t, y, slip_d: _Disc, log, why, k=None):
-        """The trial computation of seed 001 (MODEL.md 8.4): try STICK, else SLIP, else FREE.
-        ``k``: the tip kinematics at y, if the caller has them."""
+    def _select(self, t, y, log, why, k=None):
+        """The mode selection (:func:`flexlib.selection.select_mode`): evaluate FREE, STICK and
+        the SLIP candidates at (t, y), log them and return the chosen phase.  ``y`` is changed
+        in place where the chosen state needs it (z dropped on STICK)."""
         if k is None:
             k = self.tip(y)
-        ds = _Disc(STICK, s_star=k.s)
-        r = self.forces(t, y, ds)
-        log.stick_test(t, r.N, r.F, self.mu_lim, r.cond)
-        if not r.cond <= COND_S_MAX:
+        sel = selection.select_mode(self, t, y, k)
+        st = sel.candidates[1]
+        log.stick_test(t, st.N, st.F_t, self.mu_lim, st.cond)
+        if not st.cond <= COND_S_MAX:
             # the stick multipliers (N, F_t) of a singular S are round-off: deciding stick, slip
             # or flight on them would be a silent wrong branch
-            raise _Stop(f"singular stick test: cond S = {r.cond:.3g} > {COND_S_MAX:.0e} "
-                        f"(N = {r.N:.3g} N, F_t = {r.F:.3g} N are meaningless)", t, slip_d.mode,
-                        self._singular_cause(ds))
-        if r.N <= 0.0:
-            log.event(t, why, FREE, f"stick test: N = {r.N:.4g} N <= 0")
+            raise _Stop(f"singular stick test: cond S = {st.cond:.3g} > {COND_S_MAX:.0e} "
+                        f"(N = {st.N:.3g} N, F_t = {st.F_t:.3g} N are meaningless)", t, SLIP,
+                        self._singular_cause(_Disc(STICK)))
+        log.selection(sel, self.model)
+        c = sel.chosen
+        if c is None:
+            raise _Stop(f"Painleve inconsistency at {why}: no consistent contact state at "
+                        f"v_t = {k.v_t:.4g} m/s, v_n = {k.v_n:.4g} m/s, gap = {k.gap:.4g} m "
+                        f"({sel.describe()})", t, SLIP,
+                        "Painleve inconsistency: no contact state is consistent (a tangential "
+                        "impact would be needed)")
+        many = f" ({sel.n_consistent} consistent: {', '.join(x.name for x in sel.consistent)})" \
+            if sel.n_consistent > 1 else ""
+        if c.name == "FREE":
+            log.event(t, why, FREE, f"selection: FREE (a_n - a_n* = {c.test:.4g} m/s^2; stick trial "
+                      f"N = {st.N:.4g} N){many}")
             return _Disc(FREE)
-        if abs(r.F) <= self.mu_lim * r.N:
-            log.event(t, why, STICK, f"stick test passed: |F_t|/N = {abs(r.F) / r.N:.4g} <= {self.mu_lim:g}")
+        if c.name == "STICK":
+            log.event(t, why, STICK, f"selection: STICK (|F_t|/N = {abs(c.F_t) / c.N:.4g} <= "
+                      f"{self.mu_lim:g}){many}")
             y[self.iz] = 0.0
-            return ds
-        d = _Disc(SLIP, dir=-math.copysign(1.0, r.F) if self.model == "hybrid_coulomb" else 0.0,
-                  armed=abs(k.v_t) > self.case.coulomb.Dv)
-        rs = self.forces(t, y, d)
-        self._check_painleve(t, rs, d)
-        N = rs.N
-        if N <= 0.0:
-            log.event(t, why, FREE, f"stick test failed and slip N = {N:.4g} N <= 0")
-            return _Disc(FREE)
-        log.event(t, why, SLIP, f"stick test failed: |F_t|/N = {abs(r.F) / r.N:.4g} > {self.mu_lim:g}")
-        return d
+            return _Disc(STICK, s_star=k.s)
+        ratio = abs(st.F_t / st.N) if st.N != 0.0 else math.inf
+        log.event(t, why, SLIP, f"selection: {c.name} (N = {c.N:.4g} N; stick trial N = "
+                  f"{st.N:.4g} N, |F_t|/N = {ratio:.4g}){many}")
+        return _Disc(SLIP, dir=c.dir, armed=abs(k.v_t) > self.case.coulomb.Dv)
 
     def _check_painleve(self, t, r, d):
         """A slip solve with margin 1 + c S12/S11 <= PAINLEVE_MIN has no consistent contact force:
-        stop (MODEL.md 7.4) instead of letting the tip fall through the slope."""
+        stop instead of letting the tip fall through the slope."""
         if self.mult == "coupled" and not (r.margin > PAINLEVE_MIN):
             raise _Stop(f"Painleve singularity at contact onset: slip solve margin 1 + c S12/S11 = "
                         f"{r.margin:.3g} (mu = {r.mu:.4g}, v_t = {r.v_t:.4g} m/s)", t, d.mode,
                         "friction coefficient too large for the nearly parallel tip Jacobians "
-                        "(MODEL.md 7.4)")
+                        "(Gamma_q ~ tan(alpha - theta) Psi_q)")
 
     def _apply(self, kind, t, y, d, log):
         """Apply the action of a fired event.  Returns (t, y, disc, separated)."""
@@ -610,7 +640,7 @@ class Simulator:
             raise _Stop(f"Painleve singularity: slip solve margin 1 + c S12/S11 = {r.margin:.3g} "
                         f"(mu = {r.mu:.4g}, v_t = {r.v_t:.4g} m/s)", t, d.mode,
                         "friction coefficient too large for the nearly parallel tip Jacobians "
-                        "(MODEL.md 7.4)")
+                        "(Gamma_q ~ tan(alpha - theta) Psi_q)")
         if kind == "ARM":
             d2 = d.copy(); d2.armed = True
             return t, y, d2, False
@@ -633,8 +663,8 @@ class Simulator:
             log.event(t, kind, SLIP, "|v_t| > Dv in STICK")
             return t, y, d2, False
         if kind == "SLIP-STOP":
-            d2 = self._stick_test(t, y, d, log, "SLIP-STOP")
-            if d2.mode in (STICK, FREE):     # z is dropped in STICK and reset in flight (8.4)
+            d2 = self._select(t, y, log, "SLIP-STOP")
+            if d2.mode in (STICK, FREE):     # z is dropped in STICK and reset in flight
                 y[self.iz] = 0.0
             return t, y, d2, d2.mode == FREE
         raise AssertionError(kind)
@@ -655,6 +685,7 @@ class _RunLog:
         self.jumps = []
         self.events = []
         self.stick_tests = []
+        self.selections = []
         self.warnings = []
         self._cluster_start_events = 0
         self._n_events = 0
@@ -676,6 +707,22 @@ class _RunLog:
     def stick_test(self, t, N, F, mu_lim, cond):
         self.stick_tests.append(dict(t=t, N=N, F_t=F, ratio=abs(F) / N if N > 0 else float("nan"),
                                      mu_lim=mu_lim, cond=cond))
+
+    def selection(self, sel, model):
+        """Record a mode selection: its time, the consistent candidates, the choice and, for a
+        Coulomb slip, whether the chosen direction is -sgn(F_t) of the stick trial."""
+        c = sel.chosen
+        agree = None
+        if c is not None and model == "hybrid_coulomb" and c.name.startswith("SLIP"):
+            agree = c.dir == sel.dir_stick
+        self.selections.append(dict(
+            t=sel.t, n_consistent=sel.n_consistent, consistent=[x.name for x in sel.consistent],
+            chosen=None if c is None else c.name, slip_dir_agrees=agree, F_stick=sel.F_stick,
+            detail=sel.describe()))
+        if sel.n_consistent != 1:
+            self.warn(f"t = {sel.t:.6f} s: mode selection with {sel.n_consistent} consistent "
+                      f"candidates ({sel.describe()}); chose "
+                      f"{'nothing' if c is None else c.name}")
 
     def warn(self, msg):
         self.warnings.append(msg)
