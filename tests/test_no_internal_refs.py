@@ -1,13 +1,14 @@
 """User-facing text must not cite the team's internal working documents.
 
 The model is documented for users in ``docs/model.md``. Nothing a user reads may point to the internal
-specification ("MODEL.md"), to its codes for decisions, readings and typos ("[D9]", "decision D9",
+specification ("MODEL.md") or its source files ("seed 001"), to its codes for decisions, readings and typos ("[D9]", "decision D9",
 "reading R1", "typo T10", "(R5)", "T5-T9"), or to issue-tracker numbers ("issue 6").
 
 Rules (applied line by line):
 
 * ``MODEL.md`` (case-sensitive, so ``docs/model.md`` is fine);
 * ``issue`` or ``issues`` followed by a number (``issue 6``, ``issue #6``), any case;
+* ``seed`` followed by a three-digit file number (``seed 001``), any case;
 * a spec code: a word-bounded ``D``, ``R`` or ``T`` followed by one or two digits (``D9``, ``R10``,
   ``T14``), bare or in brackets/parentheses. The modal tensors ``T3`` and ``T4`` (``flexlib.modes``,
   ``flexlib.kernel``) are allowed as bare words; they are flagged only in the spec's forms
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 _MODEL_MD = re.compile(r"MODEL\.md")
 _ISSUE = re.compile(r"\bissues?\s+#?\d+", re.IGNORECASE)
+_SEED = re.compile(r"\bseeds?\s+\d{3}\b", re.IGNORECASE)
 _CODE = re.compile(r"(?<![\w.'])([DRT])(\d{1,2})(?![\w'])")
 _SPEC_FORM = re.compile(
     r"(?:\[|\(|\b(?:typos?|readings?|decisions?)\s+)([DRT]\d{1,2})\b", re.IGNORECASE)
@@ -41,6 +43,7 @@ def offending(line: str) -> list[str]:
     """The internal references found in one line of text (empty if none)."""
     hits = [m.group(0) for m in _MODEL_MD.finditer(line)]
     hits += [m.group(0) for m in _ISSUE.finditer(line)]
+    hits += [m.group(0) for m in _SEED.finditer(line)]
     for m in _CODE.finditer(line):
         if m.group(0) not in ALLOWED_BARE:
             hits.append(m.group(0))
@@ -151,10 +154,10 @@ def user_facing_hits() -> list[str]:
 
 def test_rules():
     bad = ["see MODEL.md 8.4", "(MODEL.md D9)", "[D9]", "decision D9", "reading R1", "typo T10",
-           "(R5)", "typo T4", "(T4)", "[T3]", "T5-T9", "issue 6", "Issue #12", "D10/D11", "R10."]
+           "(R5)", "typo T4", "(T4)", "[T3]", "T5-T9", "issue 6", "Issue #12", "the trial computation of seed 001", "D10/D11", "R10."]
     good = ["docs/model.md, section 10", "the tensors T3, T4 of", "mi.T4 @ B", "T4B = mi.T4 @ B",
             "T4' : BB", "3D motion", "DOP853", "the claims C1 and C16", "issue", "R = int rho S p dx",
-            "a T-shaped joint", "UTF8", "x_R1", "R2D2x"]
+            "a T-shaped joint", "rng seed 42", "seed=1234", "UTF8", "x_R1", "R2D2x"]
     for s in bad:
         assert offending(s), s
     for s in good:
