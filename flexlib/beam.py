@@ -1,19 +1,20 @@
 """The rotating flexible beam in a floating frame: M(q), Q(q, q'), energies, tip kinematics.
 
 q = [theta, B_1..B_N] (the paper's model), or q = [theta, B_1..B_N, C_1..C_Na] with the axial
-extension of MODEL.md 14 (``axial_modes = Na >= 1``, not the paper's model).  MODEL.md sections
-3-4.  Two routes are implemented:
+extension (``axial_modes = Na >= 1``, not the paper's model; docs/model.md section 16).  The
+model is described in docs/model.md, sections 4-5.  Two routes are implemented:
 
 * the hot path (:meth:`BeamModel.mass_and_forces`) is the paper's closed form, eqs (13)-(22)
-  with the corrections of MODEL.md 12.1 (T5-T10), written with the precomputed tensors
+  with the printed typos corrected (docs/model.md section 15), written with the precomputed tensors
   T3 = int rho S H_ij Phi_k and T4 = int rho S H_ij H_kl, so that one evaluation is a few
   small dense contractions;
-* the generic quadrature route of MODEL.md 4.3 (:meth:`BeamModel.mass_matrix_quadrature`,
+* the generic quadrature route (docs/model.md 5.3; :meth:`BeamModel.mass_matrix_quadrature`,
   :meth:`BeamModel.generalized_forces_quadrature`), used by the tests as an independent check
-  and as the only route when axial modes are on (MODEL.md 14).
+  and as the only route when axial modes are on.
 
-Sign and frame conventions: W(theta) maps floating components to inertial ones (r = W p,
-typo T4); gravity is (0, -g0); V_G is referred to the hinge level Y = 0.
+Sign and frame conventions: W(theta) maps floating components to inertial ones (r = W p;
+the paper's text after eq (7) states the opposite direction, its formula is this one); gravity is
+(0, -g0); V_G is referred to the hinge level Y = 0.
 """
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ class BeamModel:
 
         Q contains the drive torque, gravity, all velocity terms, the elastic force -K2 B and
         the modal damping -C B'.  It does not contain contact forces.  With axial modes
-        (MODEL.md 14) both come from the generic quadrature route of MODEL.md 4.3.
+        both come from the generic quadrature route.
         """
         if self.na:
             q, qd = np.asarray(q, float), np.asarray(qd, float)
@@ -99,11 +100,13 @@ class BeamModel:
         return M, Q
 
     def mass_matrix(self, q) -> np.ndarray:
-        """M(q), eqs (13)-(15) (S_y corrected, T10).  Symmetric positive definite."""
+        """M(q), eqs (13)-(15) (S_y = int rho S x Phi^T dx: eq (20) misses the x).  Symmetric positive
+        definite."""
         return self.mass_and_forces(np.asarray(q, float), np.zeros(self.ndof))[0]
 
     def generalized_forces(self, q, qd, tau_d: float | None = None) -> np.ndarray:
-        """Q(q, q'), eqs (16)-(17) corrected (T5-T9): drive, gravity, velocity, elastic, damping."""
+        """Q(q, q'), eqs (16)-(17) with the printed typos corrected: drive, gravity, velocity,
+        elastic, damping."""
         return self.mass_and_forces(np.asarray(q, float), np.asarray(qd, float), tau_d)[1]
 
     def accelerations(self, q, qd, tau_d: float | None = None) -> np.ndarray:
@@ -123,7 +126,7 @@ class BeamModel:
         return q[0], q[1:1 + self.n], q[1 + self.n:]
 
     def elastic_energy(self, q) -> float:
-        """V_E = 1/2 B^T K2 B (eq (9)) + V_A = 1/2 C^T K_A C (axial modes, MODEL.md 14), J."""
+        """V_E = 1/2 B^T K2 B (eq (9)) + V_A = 1/2 C^T K_A C (axial modes), J."""
         _, B, C = self._split(q)
         V = 0.5 * B @ self.mi.K2 @ B
         if self.na:
@@ -157,7 +160,7 @@ class BeamModel:
         return rotation(q[0]) @ self.tip_floating(q)
 
     def tip_jacobian(self, q) -> np.ndarray:
-        """dr_P/dq = W [I~ p_P | P_L], 2 x (N+1+Na) (MODEL.md 5.2; axial columns (Psi_L, 0), 14)."""
+        """dr_P/dq = W [I~ p_P | P_L], 2 x (N+1+Na) (eqs (26)-(29); axial columns (Psi_L, 0))."""
         th, B, _ = self._split(q)
         n = self.n
         J = np.zeros((2, self.ndof))
@@ -173,7 +176,7 @@ class BeamModel:
         return self.tip_jacobian(q) @ np.asarray(qd, float)
 
     def tip_velocity_product(self, q, qd) -> np.ndarray:
-        """a_vp = J_P' q' = W[-theta'^2 p + 2 theta' I~ p' + (-B'^T H_L B', 0)] (MODEL.md 5.3), m/s^2."""
+        """a_vp = J_P' q' = W[-theta'^2 p + 2 theta' I~ p' + (-B'^T H_L B', 0)] (eqs (30)-(32)), m/s^2."""
         q, qd = np.asarray(q, float), np.asarray(qd, float)
         _, B, _ = self._split(q)
         thd, Bd, Cd = self._split(qd)
@@ -219,7 +222,7 @@ class BeamModel:
         return np.sqrt(np.clip(w2, 0.0, None))
 
     def axial_frequencies(self) -> np.ndarray:
-        """Fixed-free axial frequencies (rad/s): eig(K_A, M_A) (MODEL.md 14); empty without axial
+        """Fixed-free axial frequencies (rad/s): eig(K_A, M_A); empty without axial
         modes.  Exact values (2j - 1)(pi/2) sqrt(E/rho)/L: the shapes are eigenfunctions."""
         if not self.na:
             return np.zeros(0)
@@ -258,12 +261,12 @@ class BeamModel:
         return p, HB, J
 
     def mass_matrix_quadrature(self, q) -> np.ndarray:
-        """M = sum_k w_k rho S J~_k^T J~_k (MODEL.md 4.3): the generic route, for checks."""
+        """M = sum_k w_k rho S J~_k^T J~_k: the generic route, for checks."""
         _, _, J = self._jtilde_nodes(q)
         return np.einsum("k,kai,kaj->ij", self.mi.w * self.mi.rhoS, J, J)
 
     def generalized_forces_quadrature(self, q, qd, tau_d: float | None = None) -> np.ndarray:
-        """Q by the generic route of MODEL.md 4.3 (quadrature over the nodes), for checks."""
+        """Q by the generic route (quadrature over the nodes), for checks."""
         mi = self.mi
         q, qd = np.asarray(q, float), np.asarray(qd, float)
         n = self.n

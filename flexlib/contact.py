@@ -1,11 +1,11 @@
 """Contact with the rigid slope: geometry, Jacobians, the impulse jump and the multiplier solves.
 
-MODEL.md sections 5-7.  Sign convention (7.1, D9): the slope pushes the tip with
+docs/model.md sections 6-8.  Sign convention: the slope pushes the tip with
 N n + F_t t, N >= 0 in contact; the generalised contact force is Psi_q^T N + Gamma_q^T F_t.
 The paper's multipliers are lambda_n = -N and lambda_tau = -F_t.
 
-Slope (5.1, D6): t = (cos a, sin a), n = (-sin a, cos a), through O1 = (X1, 0).  The paper's
-eq (23) loses the slope offset (typo T11); here Psi = n . (r_P - r_O1) and s = t . (r_P - r_O1).
+Slope: t = (cos a, sin a), n = (-sin a, cos a), through O1 = (X1, 0).  The paper's
+eq (23) loses the slope offset; here Psi = n . (r_P - r_O1) and s = t . (r_P - r_O1).
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ class Slope:
 
 @dataclass
 class TipContact:
-    """Contact kinematics of the tip at one state (MODEL.md 5.1-5.3).
+    """Contact kinematics of the tip at one state (eqs (23)-(32), (49)-(58)).
 
     gap = Psi [m], s [m], v_n = Psi' and v_t = s' [m/s], Psi_q and Gamma_q (N+1,) rows,
     gamma_n = -n . a_vp and gamma_t = -t . a_vp [m/s^2] (eqs (32), (58))."""
@@ -64,7 +64,7 @@ def tip_contact(beam: BeamModel, slope: Slope, q, qd) -> TipContact:
     thd, Bd, Cd = qd[0], qd[1:1 + nb], qd[1 + nb:]
     HLB = mi.H_L @ B
     px = mi.L - 0.5 * (B @ HLB)
-    if na:                       # axial modes (MODEL.md 14): p_P gains Psi(L) C
+    if na:                       # axial modes (extension beyond the paper): p_P gains Psi(L) C
         px += mi.Psi_L @ C
     py = mi.Phi_L @ B
     c, s_ = math.cos(th), math.sin(th)
@@ -98,7 +98,7 @@ def tip_contact(beam: BeamModel, slope: Slope, q, qd) -> TipContact:
 
 
 def impulse_jump(M, D_n, v_n_minus: float, e: float):
-    """Frictionless impulse-momentum velocity jump, eqs (39)-(48) (Delta q' for Delta q, T15).
+    """Frictionless impulse-momentum velocity jump, eqs (39)-(48) (Delta q' for the printed Delta q).
 
     Returns (dqd, I, dT): the velocity change M^-1 D_n I, the normal impulse
     I = -(1 + e) v_n^- / (D_n^T M^-1 D_n) >= 0 [N s] and the kinetic-energy change
@@ -111,7 +111,10 @@ def impulse_jump(M, D_n, v_n_minus: float, e: float):
 
 
 def baumgarte_rhs(gamma: float, rate: float, value: float, chi: float, beta: float) -> float:
-    """gamma* = gamma - 2 chi rate - beta^2 value (eqs (36), (63), (64); +beta^2 per T14)."""
+    """gamma* = gamma - 2 chi rate - beta^2 value (eqs (36), (63), (64)).
+
+    +beta^2, as in eqs (36), (61), (63), (64): the printed -beta^2 of eqs (34), (60) would make
+    the constraint drift grow exponentially."""
     return gamma - 2.0 * chi * rate - beta * beta * value
 
 
@@ -121,7 +124,7 @@ def frictionless_normal_force(Psi_q, a, MinvPsi, gn_star: float) -> float:
 
 
 def stick_forces(Psi_q, Gamma_q, a, MinvPsi, MinvGam, gn_star: float, gt_star: float):
-    """Coupled stick solve S [N, F_t] = [gn*, gt*] - A a, eq (62) with R1.  Returns (N, F_t, cond S)."""
+    """Coupled stick solve S [N, F_t] = [gn*, gt*] - A a, eq (62).  Returns (N, F_t, cond S)."""
     S = np.array([[Psi_q @ MinvPsi, Psi_q @ MinvGam], [Gamma_q @ MinvPsi, Gamma_q @ MinvGam]])
     rhs = np.array([gn_star - Psi_q @ a, gt_star - Gamma_q @ a])
     sol = np.linalg.solve(S, rhs)
@@ -131,7 +134,7 @@ def stick_forces(Psi_q, Gamma_q, a, MinvPsi, MinvGam, gn_star: float, gt_star: f
 def slip_normal_force(Psi_q, a, MinvPsi, MinvGam, gn_star: float, c: float):
     """Slip with F_t = c N: N = (gn* - Psi_q a) / (Psi_q M^-1 (Psi_q + c Gamma_q)^T), eqs (75), (79).
 
-    Returns (N, margin) with margin = 1 + c S12/S11, the Painleve margin of MODEL.md 7.4: the
+    Returns (N, margin) with margin = 1 + c S12/S11, the Painleve margin (docs/model.md 8.5): the
     solve is singular when it reaches 0."""
     s11 = Psi_q @ MinvPsi
     s12 = Psi_q @ MinvGam
@@ -140,12 +143,12 @@ def slip_normal_force(Psi_q, a, MinvPsi, MinvGam, gn_star: float, c: float):
 
 
 def printed_normal_force(Psi_q, a, MinvPsi, gn_star: float) -> float:
-    """The paper's decoupled eq (37)/(65) (used in slip too, T20): only a diagnostic option."""
+    """The paper's decoupled eq (37)/(65) (the paper reuses it in slip): only a diagnostic option."""
     return frictionless_normal_force(Psi_q, a, MinvPsi, gn_star)
 
 
 def printed_stick_forces(Psi_q, Gamma_q, a, MinvPsi, MinvGam, gn_star, gt_star):
-    """The paper's decoupled eqs (65)-(66) for stick (exact only if Psi_q M^-1 Gamma_q^T = 0, T19)."""
+    """The paper's decoupled eqs (65)-(66) for stick (exact only if Psi_q M^-1 Gamma_q^T = 0)."""
     N = (gn_star - Psi_q @ a) / (Psi_q @ MinvPsi)
     F = (gt_star - Gamma_q @ a) / (Gamma_q @ MinvGam)
     return N, F

@@ -1,10 +1,10 @@
-"""Friction laws as small pure functions (MODEL.md 8.1-8.2).
+"""Friction laws as small pure functions (eqs (68)-(69); docs/model.md section 9).
 
-Sign convention (MODEL.md 7.1, D9): the slope pushes the tip with N n + F_t t, N >= 0;
+Sign convention: the slope pushes the tip with N n + F_t t, N >= 0;
 v_t is the tip's velocity along the slope tangent t.  The friction coefficient used in the
 contact solves is the ratio c = F_t / N.
 
-LuGre is written in coefficient form (D13): sigma0 in 1/m, sigma1 and sigma2 in s/m, so that
+LuGre is written in coefficient form: sigma0 in 1/m, sigma1 and sigma2 in s/m, so that
 mu is dimensionless and F_t = -mu N (eq (69)).
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ def lugre_zdot(v, z, sigma0: float, mu_d: float, mu_s: float, v_s: float):
 
 
 def lugre_coefficient(z, zdot, v, sigma0: float, sigma1: float, sigma2: float):
-    """mu = sigma0 z + sigma1 z' + sigma2 v (eq (68), printed 'u', typo T21)."""
+    """mu = sigma0 z + sigma1 z' + sigma2 v (eq (68), printed 'u')."""
     return sigma0 * z + sigma1 * zdot + sigma2 * v
 
 

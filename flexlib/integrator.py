@@ -616,7 +616,8 @@ if COMPILED:
 
     def _guard_stale_cache():
         """numba does not invalidate a cached function when a function it calls changes in
-        another file (numba issue #1833): flush this module's caches when kernel.py changed."""
+        another file (https://github.com/numba/numba/issues/1833): flush this module's caches when
+        kernel.py changed."""
         try:
             with open(kernel.__file__, "rb") as fh:
                 stamp = hashlib.sha256(fh.read()).hexdigest()

@@ -1,9 +1,9 @@
 """Assumed modes (clamped-free cantilever eigenfunctions) and the modal integrals.
 
-MODEL.md section 3.1 (numerically stable form), 3.2 (coupling-shape matrix H, eq (4)) and
-4.2 (constant integrals, eqs (18)-(22) with S_y corrected, typo T10).  Everything here is
-computed once per model; the right-hand side of the ODE only contracts the small dense
-tensors stored in :class:`ModalIntegrals`.
+docs/model.md section 4 (numerically stable form; coupling-shape matrix H, eq (4)) and 5.2
+(constant integrals, eqs (18)-(22), with S_y = int rho S x Phi^T dx: the printed eq (20) misses
+the x).  Everything here is computed once per model; the right-hand side of the ODE only
+contracts the small dense tensors stored in :class:`ModalIntegrals`.
 """
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def _bisect(f, a: float, b: float) -> float:
 def mode_shapes(x, L: float, n: int, roots=None):
     """Phi, Phi', Phi'' of the first ``n`` cantilever modes at points ``x`` (shape (len(x), n)).
 
-    Uses the stable form of MODEL.md 3.1 (no cosh - sigma sinh cancellation), accurate to
+    Uses the stable form of docs/model.md 4.1 (no cosh - sigma sinh cancellation), accurate to
     round-off up to n = 8.  Normalised so that int_0^L Phi_i Phi_j dx = L delta_ij and
     Phi_i(L) = 2 (-1)^(i+1).
     """
@@ -74,7 +74,7 @@ def mode_shapes(x, L: float, n: int, roots=None):
 
 
 def axial_shapes(x, L: float, na: int):
-    """Psi_j(x) = sqrt(2) sin((2j - 1) pi x / (2L)) and Psi_j'(x), j = 1..na (MODEL.md 14).
+    """Psi_j(x) = sqrt(2) sin((2j - 1) pi x / (2L)) and Psi_j'(x), j = 1..na.
 
     The fixed-free axial bar modes (an extension beyond the paper).  Shapes (len(x), na);
     normalised so that int_0^L Psi_i Psi_j dx = L delta_ij and Psi_j(L) = sqrt(2) (-1)^(j+1)."""
@@ -95,12 +95,12 @@ class ModalIntegrals:
     at the tip; ``lam`` (N,) the roots beta_i L.
 
     Constant integrals (rho S included): ``m`` mass, ``J_ob`` = int rho S x^2, ``M2`` =
-    int rho S Phi^T Phi, ``D`` = int rho S x H, ``S_y`` = int rho S x Phi^T (corrected, T10),
+    int rho S Phi^T Phi, ``D`` = int rho S x H, ``S_y`` = int rho S x Phi^T (eq (20) misses the x),
     ``K2`` = int EI Phi''^T Phi'', ``Hbar`` = int rho S H, ``Sbar`` = int rho S Phi, ``Rx0`` =
     int rho S x, ``T3[i,j,k]`` = int rho S H_ij Phi_k, ``T4[i,j,k,l]`` = int rho S H_ij H_kl,
     ``C`` the modal damping matrix diag(2 zeta omega_i m).
 
-    Axial extension (MODEL.md 14; ``na = 0`` is the paper's inextensible beam): ``Psi``,
+    Axial extension (``na = 0`` is the paper's inextensible beam): ``Psi``,
     ``dPsi`` (K, na) the axial shapes at the nodes, ``Psi_L`` (na,), ``K_A`` = int EA Psi'^T Psi',
     ``M_A`` = int rho S Psi^T Psi, ``Psibar`` = int rho S Psi.
     """
@@ -147,7 +147,7 @@ def _gauss(a: float, b: float, k: int):
 def coupling_shape(xs, L: float, n: int, k: int, roots=None, foreshortening: bool = True) -> np.ndarray:
     """H(x) = int_0^x Phi'(xi)^T Phi'(xi) d xi at each point of ``xs`` (eq (4)).
 
-    A k-point Gauss-Legendre rule mapped to [0, x] for each x (nested rules, MODEL.md R10).
+    A k-point Gauss-Legendre rule mapped to [0, x] for each x (nested rules).
     Returns zeros when the foreshortening term is switched off.
     """
     xs = np.atleast_1d(np.asarray(xs, dtype=float))

@@ -1,6 +1,6 @@
 """Parameters of the beam, the slope, friction and the solver, with validation.
 
-Every default is MODEL.md section 2.2.  Every numeric field is checked against
+Every default is in docs/model.md, section 3.  Every numeric field is checked against
 the single table :data:`RANGES` whenever it is set (at construction and on later
 assignment); a bad value raises :class:`ValueError` naming the parameter, the
 value and the valid range.
@@ -146,12 +146,13 @@ class _Validated:
 
 @dataclass(eq=True)
 class BeamParams(_Validated):
-    """Beam, hinge and initial state (MODEL.md 2.2).  SI units.
+    """Beam, hinge and initial state.  SI units.
 
     ``n_gauss = 0`` (default) chooses ``max(40, 8 * n_modes)`` Gauss-Legendre points,
-    which is the spec's 40 for N <= 5 and at least 60 for N = 8 (MODEL.md R10).
+    which is 40 for N <= 5 and at least 60 for N = 8.
     ``foreshortening=False`` drops the second-order coupling term u_x = -1/2 B^T H B;
-    it exists only to demonstrate the spurious softening it causes (MODEL.md E7).
+    it exists only to demonstrate the spurious softening it causes (the centrifugal term
+    Omega^2 (D - M2) B of the rotating beam changes sign without it).
     """
     L: float = 1.0
     S: float = 3.14e-4
@@ -204,12 +205,12 @@ class SlopeParams(_Validated):
 
 @dataclass(eq=True)
 class CoulombParams(_Validated):
-    """Coulomb levels shared by every friction model (MODEL.md 8.1, 8.2).
+    """Coulomb levels shared by every friction model (eqs (68)-(69)).
 
     ``mu_d`` kinetic and ``mu_s`` static coefficient (mu_s >= mu_d), ``Dv`` the stick
     velocity threshold of the hybrid models.  ``stick_limit`` is the friction ratio of the
     stick test: ``"default"`` means mu_d for hybrid Coulomb and mu_s for hybrid LuGre
-    (MODEL.md D10, D11).
+    (the paper's stick limits).
     """
     mu_d: float = 0.4
     mu_s: float = 0.5
@@ -225,7 +226,7 @@ class CoulombParams(_Validated):
 
 @dataclass(eq=True)
 class LuGreParams(_Validated):
-    """LuGre bristle parameters in coefficient form (MODEL.md 8.2, D13).
+    """LuGre bristle parameters in coefficient form (eq (68)).
 
     mu = sigma0 z + sigma1 z' + sigma2 v_t, z' = v_t - sigma0 |v_t| z / g(v_t),
     g(v) = mu_d + (mu_s - mu_d) exp(-(v / v_s)^2).  sigma0 in 1/m, sigma1 and sigma2 in s/m.
@@ -238,7 +239,7 @@ class LuGreParams(_Validated):
 
 @dataclass(eq=True)
 class SolverSettings(_Validated):
-    """Integrator and event settings (MODEL.md 2.2, 8.4, 8.6).
+    """Integrator and event settings (docs/model.md, sections 3, 11 and 12).
 
     ``rtol``/``atol`` are the integrator tolerances (atol is scaled per component by the
     simulator).  ``method="DOP853"`` uses flexlib's compiled copy of scipy's DOP853
@@ -250,7 +251,7 @@ class SolverSettings(_Validated):
     integrator (its dense output costs ~1-2 kB per step, so the default 10^6 bounds a phase at
     ~1-2 GB; a legitimate phase of the paper's cases takes < 10^4 steps, a very stiff LuGre
     bristle equation with mu_d -> 0 many more).  ``multiplier_mode="printed"`` uses the paper's decoupled
-    multipliers (eqs 37, 65, 66) instead of the coupled solve (MODEL.md 7.3, R1).
+    multipliers (eqs 37, 65, 66) instead of the coupled solve (docs/model.md 8.4).
     """
     rtol: float = 1e-8
     atol: float = 1e-10
@@ -322,12 +323,12 @@ CASE_NAMES = {"3.1": "3.1", "A": "3.1", "a": "3.1", "3.2": "3.2", "B": "3.2", "b
 
 
 def paper_case(name: str = "3.2") -> Case:
-    """The paper's cases: ``"3.1"``/``"A"`` (X1 = 0.3, mu_d = 0.3, hybrid Coulomb, MODEL.md 9.1)
-    and ``"3.2"``/``"B"`` (X1 = 0.5, mu_d = 0.4, mu_s = 0.5, MODEL.md 9.2)."""
+    """The paper's cases: ``"3.1"``/``"A"`` (X1 = 0.3, mu_d = 0.3, hybrid Coulomb)
+    and ``"3.2"``/``"B"`` (X1 = 0.5, mu_d = 0.4, mu_s = 0.5)."""
     key = CASE_NAMES.get(str(name).strip())
     if key is None:
         raise ValueError(f"unknown case {name!r}; valid cases: '3.1' (or 'A'), '3.2' (or 'B')")
     if key == "3.1":
-        # mu_s is not given for case A and is not used by hybrid Coulomb (R4): set to mu_d.
+        # mu_s is not given for case A and is not used by hybrid Coulomb: set to mu_d.
         return Case(name="3.1", slope=SlopeParams(X1=0.3), coulomb=CoulombParams(mu_d=0.3, mu_s=0.3))
     return Case(name="3.2")

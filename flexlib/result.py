@@ -7,7 +7,8 @@ samples (it computes no 7th-order interpolant there; the steps, ~0.15 ms at N = 
 than a grid would be); scipy's flight segments add a 0.5 ms grid.  At a velocity jump the
 history holds two samples at the same time (before and after).
 
-Energy audit (MODEL.md 11): r(t) = E(t) - [E(0) + sum of jump losses up to t + W_N + W_f - W_d + W_tau].
+Energy audit (docs/model.md section 13):
+r(t) = E(t) - [E(0) + sum of jump losses up to t + W_N + W_f - W_d + W_tau].
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ class SimulationResult:
     [J] and the audit residual ``audit`` [J].
 
     Tables: ``jumps`` (one dict per velocity jump), ``events``, ``stick_tests``, ``episodes``
-    and ``impacts`` (clusters of episodes, MODEL.md 8.6, with the per-impact report of 11).
+    and ``impacts`` (clusters of episodes, with the per-impact report; docs/model.md section 12).
     """
 
     def __init__(self, *, case, model, histories, jumps, events, stick_tests, episodes, impacts,
@@ -250,7 +251,7 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
         Y[:, 0], Y[:, nd] = hub[:, 0], hub[:, 1]
     q, qd = Y[:, :nd], Y[:, nd:2 * nd]
     mode = np.array(cols["mode"], dtype=np.int8)
-    nb = bm.n                # bending coordinates q[1:1+N]; axial ones q[1+N:] (MODEL.md 14)
+    nb = bm.n                # bending coordinates q[1:1+N]; axial ones q[1+N:] (extension beyond the paper)
     h = dict(t=t, mode=mode, theta=q[:, 0].copy(), theta_dot=qd[:, 0].copy(), B=q[:, 1:1 + nb].copy(),
              B_dot=qd[:, 1:1 + nb].copy(), z=Y[:, sim.iz].copy())
     if bm.na:
@@ -301,7 +302,7 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
     h["jump_sum"] = np.cumsum(dEs)[np.array(cols["jumps_before"], dtype=int)]
     E0 = h["E"][0]
     h["audit"] = h["E"] - (E0 + h["jump_sum"] + h["W_N"] + h["W_f"] - h["W_d"] + h["W_tau"])
-    # whole-beam check against the slope (MODEL.md 1.4: interior contact is out of scope)
+    # whole-beam check against the slope (interior contact is out of scope)
     warnings = list(log.warnings)
     if sim.model != "free":
         xs = np.linspace(0.0, bm.mi.L, sol_set.interior_points + 1)[:-1]
@@ -315,7 +316,7 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
             kk = int(np.argmin(gaps))
             warnings.append(
                 f"interior contact: at t = {t[k]:.6f} s the beam point x = {xs[kk]:.4f} m is "
-                f"{-gaps[kk]:.3g} m below the slope (only tip contact is modelled, MODEL.md 1.4); "
+                f"{-gaps[kk]:.3g} m below the slope (only tip contact is modelled); "
                 f"{len(bad)} samples affected")
     else:
         h["min_interior_gap"] = np.full(len(t), np.nan)

@@ -30,7 +30,7 @@ CELLS = [
 # 07 · Axial flexibility: an extension beyond the paper
 
 **This notebook is not about the paper's model.** Fan et al. (2021) use an axially inextensible beam
-(MODEL.md §1.1). flexlib offers one documented extension (MODEL.md §14), the beam option
+([docs/model.md §1](../docs/model.md#1-the-physical-problem)). flexlib offers one documented extension ([docs/model.md §16](../docs/model.md#16-extension-beyond-the-paper-axial-flexibility)), the beam option
 `axial_modes = Na` (default 0, which is exactly the paper's model). It adds Na fixed–free bar modes
 
 $$u_x(x,t) = \Psi(x)C(t) - \tfrac12 B^\mathsf{T}H(x)B,\qquad
@@ -62,7 +62,7 @@ $\Gamma = s - s^* = 0$. Their Jacobians are $\Psi_q = n^\mathsf{T}J_P$ and $\Gam
 With an inextensible beam the tip can only move along the beam axis through the small
 foreshortening $-\tfrac12 B^\mathsf{T}H_LB$, so at small $B$ the matrix $\tilde J_P$ has rank 1 and
 $\Gamma_q \approx k\,\Psi_q$ with $k = \tan(\alpha-\theta)\approx 0.157$ near contact in case 3.2
-(MODEL.md §7.4). Holding the tip tangentially still then costs a friction force $|F_t|\approx N/k$:
+([docs/model.md §8](../docs/model.md#8-contact-phase-constraints-baumgarte-stabilisation-and-the-force-solves)). Holding the tip tangentially still then costs a friction force $|F_t|\approx N/k$:
 the stick test asks for $|F_t|/N \approx 1/k \approx 6.4$, far above $\mu_d = 0.4$ and $\mu_s = 0.5$,
 and always fails. This is what our default runs show (`figures/data/key_numbers.json`,
 `max_stick_ratio` per impact):
@@ -130,7 +130,7 @@ the energy audit closes to ≤ 1e-7 E0 (the tests in `tests/test_axial.py` requi
 ### Stick and slip intervals per impact
 
 Number and total duration of the stick and slip intervals in each impact (a cluster of contact
-episodes, MODEL.md §8.6). Unified LuGre has no stick/slip states: its stick-like behaviour is in the
+episodes, [docs/model.md §12](../docs/model.md#12-impacts-episodes-and-clusters)). Unified LuGre has no stick/slip states: its stick-like behaviour is in the
 bristle state z.
 """),
     code(r"""
@@ -273,7 +273,7 @@ for m in MODELS:
   and the claims that do not hold in the paper's model because the LuGre pair differs (C1, C18) do
   not hold with axial modes either.
 * **Runs can end early.** A hybrid LuGre run with more axial modes can reach the Painlevé singularity
-  of MODEL.md §7.4 (the LuGre transient μ = σ1ż exceeds 1/k); flexlib stops it with a
+  of [docs/model.md §8](../docs/model.md#8-contact-phase-constraints-baumgarte-stabilisation-and-the-force-solves) (the LuGre transient μ = σ1ż exceeds 1/k); flexlib stops it with a
   `SimulationError` instead of continuing, and the claims that need later impacts are then not
   evaluated for that Na.
 

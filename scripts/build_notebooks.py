@@ -49,11 +49,12 @@ the frames, the assumed modes, the equations of free flight and the checks that 
 implementation. No slope and no contact yet; notebook 02 adds the impact, 03–05 the friction models,
 06 compares them with the paper.
 
-Equation numbers are the paper's, as used in `MODEL.md` (§ numbers refer to `MODEL.md`). All the
+Equation numbers are the paper's. The model is described in our own words in
+[docs/model.md](../docs/model.md); § numbers refer to it. All the
 physics lives in `flexlib`; this notebook only calls it and plots."""),
     code(SETUP),
     md(r"""
-## Frames and coordinates (MODEL.md §1.1, §3)
+## Frames and coordinates ([docs/model.md §4](../docs/model.md#4-beam-kinematics-floating-frame-and-assumed-modes))
 
 * Inertial frame **OXY**: origin at the hinge O, X horizontal to the right, Y up; gravity **g** = (0, −g0).
 * Floating frame **Oxy** attached at the hinge, x along the *undeformed* beam axis; θ is the angle from OX
@@ -68,14 +69,14 @@ $$u_y(x,t) = \Phi(x)\,B(t) \qquad (2)$$
 $$u_x(x,t) = -\tfrac12\int_0^x \Big(\frac{\partial u_y}{\partial \xi}\Big)^2 d\xi = -\tfrac12\,B^\mathsf{T} H(x)\,B,
 \qquad H(x) = \int_0^x \Phi'(\xi)^\mathsf{T}\Phi'(\xi)\,d\xi \qquad (3),(4)$$
 
-Position and velocity of a beam point (W maps floating components to inertial ones, typo T4):
+Position and velocity of a beam point (W maps floating components to inertial ones; the paper's text after eq (7) states the opposite, its formula is this one):
 
 $$r(x) = W(\theta)\,p(x),\quad p(x) = \begin{pmatrix} x - \tfrac12 B^\mathsf{T}H(x)B \\ \Phi(x)B\end{pmatrix},\quad
 W = \begin{pmatrix}\cos\theta & -\sin\theta\\ \sin\theta & \cos\theta\end{pmatrix} \qquad (5),(6)$$
 
 $$\dot r = J(x)\,\dot q,\qquad \ddot r = J\ddot q + W\tilde a(x) \qquad (7)$$"""),
     md(r"""
-## Assumed modes (MODEL.md §3.1)
+## Assumed modes ([docs/model.md §4](../docs/model.md#4-beam-kinematics-floating-frame-and-assumed-modes))
 
 Clamped–free cantilever eigenfunctions, normalised so that $\int_0^L\Phi_i\Phi_j\,dx = L\,\delta_{ij}$:
 
@@ -99,17 +100,17 @@ ax.set_title("Clamped–free assumed modes")
 ax.legend(fontsize=8)
 plt.show()"""),
     md(r"""
-## Energies and equations of motion (MODEL.md §4)
+## Energies and equations of motion ([docs/model.md §5](../docs/model.md#5-equations-of-motion-in-free-flight))
 
 $$T = \tfrac12\dot q^\mathsf{T} M(q)\,\dot q \quad (8),\qquad V_E = \tfrac12 B^\mathsf{T}K_2B \quad (9),\qquad
 V_G = -\mathbf g^\mathsf{T} W R,\ R = \int_0^L \rho S\,p\,dx \quad (9),(10)$$
 
 Lagrange's equations give $M(q)\,\ddot q = Q(q,\dot q)$ (eq 12) with the mass matrix of eqs (13)–(15) and the
-generalised forces of eqs (16)–(17). The printed eqs (16), (17), (20) contain typos (T5–T10: dots in the
+generalised forces of eqs (16)–(17). The printed eqs (16), (17), (20) contain typos (dots in the
 wrong place, θ̇ for θ̇², and $S_y = \int\rho S\,x\,\Phi\,dx$ missing the factor x); `flexlib.beam` uses the
 corrected closed form and tests it against the generic quadrature route of §4.3.
 
-### Natural frequencies (checks E5, E6)
+### Natural frequencies
 
 With θ locked and gravity off the modes are exact eigenfunctions, so the clamped frequencies are exactly
 $\omega_i = (\beta_iL)^2\sqrt{EI/(\rho S L^4)}$. With the hinge free (pinned–free beam) the assumed
@@ -138,7 +139,7 @@ display(Markdown(nbtools.markdown_table(rows, [
     ("pf3", "pinned–free, N = 3", ".3f"), ("pf6", "pinned–free, N = 6", ".3f")])))"""),
     md("""
 The clamped values agree to round-off; the pinned–free values converge from above (N = 3 gives 384.886
-against the exact 384.856 rad/s), as check E6 in MODEL.md §4.4 expects.
+against the exact 384.856 rad/s), as expected: assumed modes approach the exact frequencies from above.
 
 ## Free fall (no slope)
 
@@ -167,14 +168,14 @@ fig.suptitle("Free fall from θ0 = π/4 (no slope)", fontsize=11)
 plt.show()
 print(f"max |theta_flexible - theta_rigid| = {np.max(np.abs(free.theta - rigid.sol(free.t)[0])):.2e} rad")"""),
     md(r"""
-## Dynamic stiffening: why the foreshortening term matters (check E7)
+## Dynamic stiffening: why the foreshortening term matters
 
 Kane, Ryan & Banerjee (1987) spin a long beam up with a prescribed hub angle
 θ(t) = (Ω/T)[t²/2 + (T/2π)²(cos(2πt/T) − 1)] to Ω = 4 rad/s over T = 15 s, gravity off. Linearised about
 B = 0 at constant θ̇ = Ω, the modal equation is $M_2\ddot B + [K_2 + \Omega^2(D - M_2)]B = 0$: for one mode
 $\omega^2 = \omega_1^2 + 0.19334\,\Omega^2$ with the foreshortening term, but $\omega^2 = \omega_1^2 - \Omega^2$
 without it (spurious softening). For this 8 m beam ω1 ≈ 2.9 rad/s < Ω, so the model without
-foreshortening loses its bending stiffness and diverges. `flexlib` keeps the term (decision D4);
+foreshortening loses its bending stiffness and diverges. `flexlib` keeps the term, as the paper does;
 `foreshortening=False` exists only for this demonstration.
 
 The runs use the library's prescribed-hub option of model `free`; the free-flight step bound is relaxed to
@@ -238,18 +239,18 @@ Baumgarte-stabilised constraint (eqs 33–38) and the energy audit that proves t
 friction models of notebooks 03–05 reuse all of it."""),
     code(SETUP),
     md(r"""
-## Slope geometry (MODEL.md §5)
+## Slope geometry ([docs/model.md §6](../docs/model.md#6-contact-kinematics))
 
 The slope is the line through O1 = (X1, 0) with inclination α, tangent t = (cos α, sin α) and outward
-normal n = (−sin α, cos α). The tip P (x_P = L, decision D7) has the gap and the tangential position
+normal n = (−sin α, cos α). The tip P (x_P = L, the contact point) has the gap and the tangential position
 
 $$\Psi = n^\mathsf{T}(r_P - r_{O1}),\qquad s = t^\mathsf{T}(r_P - r_{O1}) \qquad (23),(49)$$
 
-(the printed eq 23 drops the slope offset, typo T11). Their rates are $v_n = \Psi_q\dot q$ and
+(the printed eq 23 drops the slope offset). Their rates are $v_n = \Psi_q\dot q$ and
 $v_t = \Gamma_q\dot q$ with the 1×(N+1) Jacobians $\Psi_q = n^\mathsf{T}J_P$, $\Gamma_q = t^\mathsf{T}J_P$
 (eqs 26–29, 52–55).
 
-## Impact onset: the velocity jump (MODEL.md §6)
+## Impact onset: the velocity jump ([docs/model.md §7](../docs/model.md#7-impact-onset-the-impulsemomentum-jump))
 
 When Ψ reaches 0 with v_n < 0, the impulse I ≥ 0 along $D_n = \Psi_q^\mathsf{T}$ changes the velocities but
 not the positions:
@@ -296,7 +297,7 @@ display(Markdown(f"First contact at t = {t_c:.6f} s, gap {tc.gap:.1e} m; impulse
 The rotation rate *speeds up* at the jump while the modal velocities take the opposite sign: the tip is
 stopped in the normal direction, the rest of the beam keeps moving and bends. v_t drops from −0.62 m/s to
 under 1 mm/s because the tip of an axially rigid beam can only move perpendicular to the beam to first
-order (MODEL.md §3.3), and that direction is almost the slope normal at contact.
+order ([docs/model.md §4](../docs/model.md#4-beam-kinematics-floating-frame-and-assumed-modes)), and that direction is almost the slope normal at contact.
 
 ## Why e = 0 makes the contact constraint consistent
 
@@ -307,7 +308,7 @@ $$\ddot\Psi + 2\chi\dot\Psi + \beta^2\Psi = 0\ \Rightarrow\ \Psi_q\ddot q = \gam
 
 $$N = \frac{\gamma_n^* - \Psi_q M^{-1}Q}{\Psi_q M^{-1}\Psi_q^\mathsf{T}},\qquad M\ddot q = Q + \Psi_q^\mathsf{T}N \qquad (37),(38)$$
 
-(printed eqs 34, 60 have −β², typo T14). With **e = 0** the jump leaves Ψ = 0 *and* v_n = Ψ̇ = 0, exactly the
+(printed eqs 34, 60 have −β², which would make the drift grow exponentially). With **e = 0** the jump leaves Ψ = 0 *and* v_n = Ψ̇ = 0, exactly the
 state the constraint Ψ ≡ 0 requires, so the contact phase starts consistent and the Baumgarte terms only
 correct round-off drift. With e > 0 the tip leaves the slope at once with v_n⁺ = −e v_n⁻ > 0 (Newton
 restitution): there is no contact phase and no normal force N(t), only impulses. The paper's case is e = 0.
@@ -326,7 +327,7 @@ ax.grid(True, lw=0.3)
 ax.legend(fontsize=8)
 plt.show()"""),
     md(r"""
-### The apparent mass depends on the number of modes (MODEL.md §13.1)
+### The apparent mass depends on the number of modes ([docs/model.md §14](../docs/model.md#14-what-the-model-can-and-cannot-do))
 
 Each cantilever mode adds to $D_n^\mathsf{T}M^{-1}D_n$, so the apparent tip mass, the impulse and the energy
 the jump takes all fall as N grows: a point impact on an Euler–Bernoulli beam has no limit in N. The table
@@ -355,7 +356,7 @@ plt.show()
 nbtools.first_impact_figure(res, ("N", "tip_deflection", "v_t"), title="First impact (frictionless)")
 plt.show()"""),
     md(r"""
-## Energy audit (MODEL.md §11)
+## Energy audit ([docs/model.md §13](../docs/model.md#13-energy-audit))
 
 Mechanical energy changes only through the jumps and the work of the contact forces:
 $r(t) = E(t) - [E(0) + \sum_{\text{jumps}}\Delta E_{\text{jump}} + W_N + W_f - W_d + W_\tau]$ must stay at the
@@ -406,9 +407,9 @@ widgets.panel(fields=["e", "alpha", "X1"], models=["frictionless"], case=case, t
 
 # --------------------------------------------------------------------------- 03-05 shared parts
 SIGN_CONVENTION = r"""
-## Contact forces with friction (MODEL.md §7)
+## Contact forces with friction ([docs/model.md §8](../docs/model.md#8-contact-phase-constraints-baumgarte-stabilisation-and-the-force-solves))
 
-The slope pushes the tip with $N\,n + F_t\,t$, N ≥ 0 in contact (decision D9), so
+The slope pushes the tip with $N\,n + F_t\,t$, N ≥ 0 in contact, so
 
 $$M\ddot q = Q + \Psi_q^\mathsf{T}N + \Gamma_q^\mathsf{T}F_t .$$
 
@@ -423,7 +424,7 @@ $$A M^{-1}A^\mathsf{T}\begin{pmatrix}N\\ F_t\end{pmatrix} = \begin{pmatrix}\gamm
 \qquad \gamma_\tau^* = \gamma_\tau - 2\chi v_t - \beta^2(s - s^*) \qquad (61),(62),(64)$$
 
 **Slip** and the unified LuGre contact: $F_t = c\,N$ with c known from the current state, so N solves the
-*coupled* equation (reading R1; the paper's decoupled eqs 65–66 and the reuse of eq 37 are exact only if
+*coupled* equation (the paper's decoupled eqs 65–66 and the reuse of eq 37 are exact only if
 $\Psi_qM^{-1}\Gamma_q^\mathsf{T} = 0$, which is far from true here):
 
 $$N = \frac{\gamma_n^* - \Psi_q a}{\Psi_q M^{-1}(\Psi_q + c\,\Gamma_q)^\mathsf{T}},\qquad
@@ -436,7 +437,7 @@ above μ. Stick may be unreachable; the runs below report how often the test ran
 """
 
 STATE_MACHINE_HYBRID = r"""
-## Switching rules of the hybrid models (MODEL.md §8.4)
+## Switching rules of the hybrid models ([docs/model.md §10](../docs/model.md#10-contact-mode-selection), [§11](../docs/model.md#11-the-state-machine))
 
 | event | active in | condition | action |
 |---|---|---|---|
@@ -457,7 +458,7 @@ def friction_notebook(model, title, intro, equations, fields, checked_extra=""):
     label = {"hybrid_coulomb": "hybrid Coulomb", "hybrid_lugre": "hybrid LuGre", "lugre": "unified LuGre"}[model]
     stick_cells = [
         md(f"""
-## Stick tests (MODEL.md §13.2)
+## Stick tests ([docs/model.md §14](../docs/model.md#14-what-the-model-can-and-cannot-do))
 
 What the {label} runs found when they tried to stick. A test with N ≤ 0 is a micro-impact (the tip
 leaves the slope right after the jump). The "ratio" is the |F_t|/N the stick solve (62) would need."""),
@@ -546,15 +547,15 @@ NB03 = friction_notebook(
     """
 Notebooks 01–02 built the beam, the impact and the frictionless contact. This one adds **friction with
 Coulomb's law in a hybrid stick/slip model**: in slip, F_t = −sgn(v_t) μ_d N; in stick, a tangential
-constraint gives F_t, and the stick/slip switches follow the state machine of MODEL.md §8.4. It is the
+constraint gives F_t, and the stick/slip switches follow the state machine of [docs/model.md §11](../docs/model.md#11-the-state-machine). It is the
 paper's first friction model and the one of case 3.1.""",
     r"""
-## Coulomb friction (MODEL.md §8.1)
+## Coulomb friction ([docs/model.md §9](../docs/model.md#9-friction-laws))
 
 $$F_t = -\operatorname{dir}\,\mu_d N \quad\text{in slip (eq 69)},\qquad |F_t| \le \mu_d N \quad\text{in stick}$$
 
 During a slip phase the direction dir = sgn(v_t) is frozen until the SLIP-STOP event (v_t crosses 0), which
-makes the slip equations smooth. The stick limit of hybrid Coulomb is μ_lim = μ_d (decision D10).
+makes the slip equations smooth. The stick limit of hybrid Coulomb is μ_lim = μ_d (the paper equates μ with μ_d in the Coulomb model).
 """ + STATE_MACHINE_HYBRID.format(
         onset="dir = sgn(v_t⁺)", sep="", stick_slip=": dir = −sgn(F_t)",
         slip_stop="dir·v_t decreasing through 0", test_fail=" with dir = −sgn(F_t) (a reversal)",
@@ -568,12 +569,12 @@ Notebook 03 used Coulomb's law in slip. The **hybrid LuGre** model keeps the sam
 switching, but in slip the friction coefficient comes from the LuGre bristle model: it has a Stribeck
 curve between μ_s and μ_d and a pre-sliding memory z. The stick limit becomes μ_s.""",
     r"""
-## LuGre friction in coefficient form (MODEL.md §8.2, eq 68)
+## LuGre friction in coefficient form ([docs/model.md §9](../docs/model.md#9-friction-laws), eq 68)
 
 $$\mu = \sigma_0 z + \sigma_1\dot z + \sigma_2 v_t,\qquad
 \dot z = v_t - \frac{\sigma_0|v_t|}{g(v_t)}\,z,\qquad g(v) = \mu_d + (\mu_s - \mu_d)\,e^{-(v/v_s)^2},\qquad F_t = -\mu N$$
 
-(printed "u" for μ, typo T21; σ0 in 1/m and σ1, σ2 in s/m because μ is dimensionless, D13). Steady sliding
+(printed "u" for μ; σ0 in 1/m and σ1, σ2 in s/m because μ is dimensionless). Steady sliding
 gives μ = sgn(v)·g(v) + σ2 v, the Stribeck curve from μ_s down to μ_d. With z = 0 at slip onset μ starts at
 σ1 v_t, which can exceed μ_s briefly.
 
@@ -594,7 +595,7 @@ during the whole contact F_t = −μ_LuGre N, with z integrated from 0 at each c
 behaviour has to come from the bristles. The paper's conclusion is that this model and the hybrid LuGre
 model give the same results (claim C1); this notebook compares them on the first two impacts.""",
     r"""
-## The unified model (MODEL.md §8.2, §8.5)
+## The unified model ([docs/model.md §9](../docs/model.md#9-friction-laws))
 
 $$M\ddot q = Q - \Psi_q^\mathsf{T}\lambda_n - \Gamma_q^\mathsf{T}\lambda'_\tau,\qquad \lambda'_\tau = -\mu\lambda_n
 \qquad (79)$$
@@ -674,7 +675,7 @@ The claims table below is generated from our runs; the main differences, and why
 
 * **Stick never happens.** Whenever a hybrid model tries to stick, the stick solve asks for a friction
   ratio |F_t|/N of about 6 or more, far above μ_d = 0.4 or μ_s = 0.5 (notebooks 03–04). The tangential
-  constraint is nearly redundant with the hinge for an axially rigid beam (MODEL.md §7.4, §13.2). The
+  constraint is nearly redundant with the hinge for an axially rigid beam ([docs/model.md §14](../docs/model.md#14-what-the-model-can-and-cannot-do)). The
   paper's stick intervals (Fig 12) and its stick-based explanations (C16, C20) are not reproduced.
 * **Therefore the hybrid and unified LuGre models integrate the same slip equations.** They are identical
   through the first impact and agree impact by impact to 3–4 digits in energy lost and peak force
@@ -686,7 +687,7 @@ The claims table below is generated from our runs; the main differences, and why
   impact; friction work is a few percent of that. Friction matters through the rebound it changes, so
   Coulomb and LuGre drift apart from the second impact on, but not in the pattern the paper describes
   (C3–C9, C22–C23).
-* **The number of modes matters** (MODEL.md §13.1): the apparent tip mass of the point impact falls as N
+* **The number of modes matters** ([docs/model.md §14](../docs/model.md#14-what-the-model-can-and-cannot-do)): the apparent tip mass of the point impact falls as N
   grows, so impact-by-impact numbers depend on N; the paper does not state its N (we use N = 3)."""),
     code("""
 key = nbtools.cached("key_numbers")
@@ -701,7 +702,7 @@ if key:
        "vermilion dashed, unified LuGre green dotted, frictionless grey dash-dot. Grey bands are impacts.\n\n"
        + "\n".join(_img_row(a, b) for a, b in FIGURE_PAIRS)),
     md("""
-## The paper's claims checked on our runs (MODEL.md §10)
+## The paper's claims checked on our runs
 
 The same table, with the metric of each claim, is in [`figures/claims.md`](../figures/claims.md).
 
@@ -741,8 +742,8 @@ if modes:
 
 *Tolerance:* every model rerun with rtol and atol 10× tighter; the table gives the largest change of the
 first three impacts' start times and peak normal forces. *Printed multipliers:* the paper's decoupled
-formulas (eqs 37, 65, 66) instead of the coupled solve (reading R1); they let friction pull the tip off
-the constraint, which the maximum |gap| in contact measures (MODEL.md §13.3)."""),
+formulas (eqs 37, 65, 66) instead of the coupled solve; they let friction pull the tip off
+the constraint, which the maximum |gap| in contact measures ([docs/model.md §8](../docs/model.md#8-contact-phase-constraints-baumgarte-stabilisation-and-the-force-solves))."""),
     code("""
 tol = nbtools.cached("tolerance_study")
 if tol:
