@@ -84,7 +84,7 @@ DESCRIPTIONS: dict[str, str] = {
     "foreshortening": "keep the axial shortening of the bent beam (false only to show the spurious "
                       "softening without it)",
     "zeta": "modal damping ratio of the bending modes",
-    "n_gauss": "Gauss-Legendre points of the modal integrals (0: max(40, 8 N))",
+    "n_gauss": "Gauss-Legendre points of the modal integrals; automatic: max(40, 8 N)",
     "theta0": "initial angle of the beam from the X axis; the beam is released at rest",
     "tau_d": "constant driving torque at the hinge",
     # slope and contact
