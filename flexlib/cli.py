@@ -153,8 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "stopped).",
         epilog=models, formatter_class=_Formatter)
     c.add_argument("--models", default=_COMPARE_MODELS, metavar="MODELS",
-                   help=f"comma-separated models (listed below; hyphens accepted); "
-                        f"default {_COMPARE_MODELS}")
+                   help=f"comma-separated models, from {', '.join(_MODEL_HELP)} (listed below; "
+                        f"hyphens accepted); default {_COMPARE_MODELS}")
     _add_run_options(c, compare=True)
     f = sub.add_parser("figures", help="regenerate every figure, claims.md and the cached studies",
                        formatter_class=_Formatter)
