@@ -68,14 +68,15 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 def _value_text(v, unit="") -> str:
-    if isinstance(v, float):
-        text = f"{v:.6g}{unit}"
-        # the paper's angles are fractions of pi: say so (0.785398 rad = pi/4)
-        k = next((k for k in range(1, 13) if v and abs(v * k / math.pi - round(v * k / math.pi)) < 1e-12), None)
-        if unit == " rad" and k is not None:
-            text += f" ({round(v * k / math.pi)}pi/{k})".replace("(1pi", "(pi")
-        return text
-    return f"{v}{unit}"
+    """A default as the help shows it: 0.4, 1e-08, 0.5 m; an angle that is a fraction of pi
+    says so (0.785398 rad (pi/4))."""
+    text = f"{v:.6g}{unit}" if isinstance(v, float) else f"{v}{unit}"
+    if unit == " rad" and v:
+        k = next((k for k in range(1, 13) if abs(v * k / math.pi - round(v * k / math.pi)) < 1e-12), None)
+        if k is not None:
+            n = round(v * k / math.pi)
+            text += f" ({'' if n == 1 else n}pi/{k})"
+    return text
 
 
 def _param_help(name: str, defaults: dict, defaults_31: dict) -> str:
@@ -125,37 +126,41 @@ def _add_run_options(s, *, compare: bool):
                            help=_param_help(name, defaults, defaults_31))
 
 
+def _add_run_command(sub, name, model_option, model_default, *, summary, description):
+    """A subcommand that runs models: its model option, the shared options, the models table."""
+    metavar = model_option.lstrip("-").upper()
+    s = sub.add_parser(
+        name, help=summary, description=description, formatter_class=_Formatter,
+        usage=f"python -m flexlib {name} [--case CASE] [{model_option} {metavar}] [--t-end T_END] "
+              "[options]",
+        epilog="models:\n" + "\n".join(f"  {m:<15} {t}" for m, t in _MODEL_HELP.items()))
+    several = "comma-separated, from " if name == "compare" else ""
+    s.add_argument(model_option, default=model_default, metavar=metavar,
+                   help=f"{several}{', '.join(_MODEL_HELP)} (listed below; hyphens accepted); "
+                        f"default {model_default}")
+    _add_run_options(s, compare=name == "compare")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m flexlib", description="flexlib: oblique frictional impact of a "
                 "rotating flexible beam on a rigid slope (Fan et al. 2021).",
                 epilog="'python -m flexlib COMMAND --help' lists every option of a command with "
                        "its default.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    models = "models:\n" + "\n".join(f"  {m:<15} {t}" for m, t in _MODEL_HELP.items())
-    s = sub.add_parser(
-        "simulate", help="run one model on one case and print its impacts",
-        usage="python -m flexlib simulate [--case CASE] [--model MODEL] [--t-end T_END] [options]",
+    _add_run_command(
+        sub, "simulate", "--model", _DEFAULT_MODEL,
+        summary="run one model on one case and print its impacts",
         description="Run one model on one case of the paper and print its impacts (clusters of "
                     "contact episodes)\nand its energy audit.  Every parameter is an option; one "
-                    "not given keeps the case's value.",
-        epilog=models, formatter_class=_Formatter)
-    s.add_argument("--model", default=_DEFAULT_MODEL, metavar="MODEL",
-                   help=f"{', '.join(_MODEL_HELP)} (listed below; hyphens accepted); "
-                        f"default {_DEFAULT_MODEL}")
-    _add_run_options(s, compare=False)
-    c = sub.add_parser(
-        "compare", help="run several models on one case and print their impacts side by side",
-        usage="python -m flexlib compare [--case CASE] [--models MODELS] [--t-end T_END] [options]",
+                    "not given keeps the case's value.")
+    _add_run_command(
+        sub, "compare", "--models", _COMPARE_MODELS,
+        summary="run several models on one case and print their impacts side by side",
         description="Run several models in turn on one case, with the same parameters, and print "
                     "each impact's start\ntime, duration, peak normal force and energy lost per "
                     "model, then each run's final energy,\naudit residual, wall time and status.  "
                     "A model that stops is reported and the others still run\n(exit 3 if any "
-                    "stopped).",
-        epilog=models, formatter_class=_Formatter)
-    c.add_argument("--models", default=_COMPARE_MODELS, metavar="MODELS",
-                   help=f"comma-separated models, from {', '.join(_MODEL_HELP)} (listed below; "
-                        f"hyphens accepted); default {_COMPARE_MODELS}")
-    _add_run_options(c, compare=True)
+                    "stopped).")
     f = sub.add_parser("figures", help="regenerate every figure, claims.md and the cached studies",
                        formatter_class=_Formatter)
     f.add_argument("--out", default="figures", metavar="DIR", help="output folder; default figures")
@@ -207,7 +212,7 @@ def _progress_for(a, label=""):
 
 
 def _run_inputs(a):
-    """The validated inputs shared by simulate and compare: (case, t_end, sample_times)."""
+    """The validated inputs shared by simulate and compare: (case, overrides, t_end, sample_times)."""
     overrides = {}
     for name in _PARAM_NAMES:
         v = getattr(a, "p_" + name)
