@@ -1,4 +1,5 @@
-"""Command line error handling and the JSON summary, end to end through ``python -m flexlib``.
+"""The command line end to end through ``python -m flexlib``: error handling, the JSON summary,
+``--help`` (a description, unit and default for every option), ``compare`` and ``--csv``.
 
 Every command runs in its own subprocess (``sys.executable -m flexlib`` with cwd = the project
 root).  All of them are started together by one module fixture and run concurrently (each pays the
@@ -11,7 +12,6 @@ and exits 3; neither shows a traceback.
 """
 import io
 import json
-import math
 import os
 import re
 import subprocess
