@@ -1,22 +1,39 @@
-"""Command line: ``python -m flexlib simulate | figures | notebooks``.
+"""Command line: ``python -m flexlib simulate | compare | figures | notebooks``.
 
 User errors (unknown case or model, a parameter out of range) print one line and exit 2;
 a run that stops with :class:`~flexlib.simulate.SimulationError` prints one line, still writes
-the partial JSON when ``--json`` is given, and exits 3.  No traceback is shown for either.
+the partial JSON (and CSV, .npz) when asked, and exits 3 (``compare`` runs the other models and
+exits 3 if any stopped).  No traceback is shown for either.  On a terminal, a run longer than 2 s
+shows a progress line on stderr (not with ``--quiet``).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+import time
 from dataclasses import fields
 from pathlib import Path
 
-from .params import (RANGES, BeamParams, CoulombParams, LuGreParams, SlopeParams, SolverSettings,
-                     _range_text)
+from .params import (DESCRIPTIONS, RANGES, BeamParams, CoulombParams, LuGreParams, SlopeParams,
+                     SolverSettings, _range_text, paper_case)
 
 _PARAM_CLASSES = (BeamParams, SlopeParams, CoulombParams, LuGreParams, SolverSettings)
 _PARAM_NAMES = [f.name for c in _PARAM_CLASSES for f in fields(c)]
+_PARAM_GROUPS = ("beam, hinge and initial state", "slope and contact", "Coulomb friction levels",
+                 "LuGre friction", "solver")
+# A parameter's metavar is its name in capitals, except where two names differ only in case.
+_METAVARS = {"E": "YOUNG_MODULUS", "e": "RESTITUTION"}
+_MODEL_HELP = {
+    "free": "the beam swings with no slope (no contact)",
+    "frictionless": "contact with a normal force only (the reference)",
+    "hybrid_coulomb": "stick/slip switching, Coulomb friction in slip",
+    "hybrid_lugre": "stick/slip switching, LuGre friction in slip",
+    "lugre": "unified LuGre: LuGre friction throughout the contact, no stick/slip switching",
+}
+_DEFAULT_MODEL = "frictionless"
+_COMPARE_MODELS = "frictionless,hybrid_coulomb,hybrid_lugre,lugre"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,36 +60,159 @@ def _param_value(name, text):
                          f"{_range_text(name)}") from None
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help texts wrapped, descriptions and the models table kept as written."""
+
+    def __init__(self, prog):
+        super().__init__(prog, max_help_position=30)
+
+
+def _value_text(v, unit="") -> str:
+    """A default as the help shows it: 0.4, 1e-08, 0.5 m; an angle that is a fraction of pi
+    says so (0.785398 rad (pi/4))."""
+    text = f"{v:.6g}{unit}" if isinstance(v, float) else f"{v}{unit}"
+    if unit == " rad" and v:
+        k = next((k for k in range(1, 13) if abs(v * k / math.pi - round(v * k / math.pi)) < 1e-12), None)
+        if k is not None:
+            n = round(v * k / math.pi)
+            text += f" ({'' if n == 1 else n}pi/{k})"
+    return text
+
+
+def _param_help(name: str, defaults: dict, defaults_31: dict) -> str:
+    """``description; range; default value [(case 3.1: value)]``, from the parameters' tables."""
+    unit = RANGES[name][5]
+    unit = "" if unit.startswith("-") else " " + unit
+    default = f"default {_value_text(defaults[name], unit)}"
+    if defaults_31[name] != defaults[name]:
+        default += f" (case 3.1: {_value_text(defaults_31[name], unit)})"
+    return f"{DESCRIPTIONS[name]}; {_range_text(name)}; {default}"
+
+
+def _flat_params(case) -> dict:
+    return {k: v for g in case.as_dict().values() if isinstance(g, dict) for k, v in g.items()}
+
+
+def _add_run_options(s, *, compare: bool):
+    """The options that ``simulate`` and ``compare`` share: case, t_end, outputs, parameters."""
+    s.add_argument("--case", default="3.2", metavar="CASE",
+                   help="case of the paper's section 3: 3.1 (or A; comparison with the literature) "
+                        "or 3.2 (or B; the main study); default 3.2")
+    s.add_argument("--t-end", default="2.0", metavar="T_END", help="end time; (0, 1000] s; default 2 s")
+    s.add_argument("--sample-times", default=None, metavar="TIMES",
+                   help="comma-separated times [s] at which the JSON summary samples theta, theta' "
+                        "and the tip's Y; default: none")
+    per_model = " one file per model, the model's name added to PATH (out.csv -> out_lugre.csv);" \
+        if compare else ""
+    s.add_argument("--json", default=None, metavar="JSON_PATH",
+                   help=("write one JSON file with every model's summary under 'results';" if compare
+                         else "write the JSON summary (impacts, energies, parameters) to this file;")
+                   + " default: not written")
+    s.add_argument("--csv", default=None, metavar="CSV_PATH",
+                   help="write the full time histories as a table, one row per sample, units in the "
+                        f"header;{per_model} default: not written")
+    s.add_argument("--save", default=None, metavar="NPZ_PATH",
+                   help="write the full histories and tables to this .npz file (layout in the "
+                        f"README);{per_model} default: not written")
+    s.add_argument("--quiet", action="store_true",
+                   help="print neither the impacts nor the progress line; default: off")
+    defaults, defaults_31 = _flat_params(paper_case("3.2")), _flat_params(paper_case("3.1"))
+    for title, cls in zip(_PARAM_GROUPS, _PARAM_CLASSES):
+        g = s.add_argument_group(f"parameters: {title} (default: the case's value)")
+        for f in fields(cls):
+            name = f.name
+            g.add_argument("--" + name.replace("_", "-"), dest="p_" + name, default=None,
+                           metavar=_METAVARS.get(name, name.upper()),
+                           help=_param_help(name, defaults, defaults_31))
+
+
+def _add_run_command(sub, name, model_option, model_default, *, summary, description):
+    """A subcommand that runs models: its model option, the shared options, the models table."""
+    metavar = model_option.lstrip("-").upper()
+    s = sub.add_parser(
+        name, help=summary, description=description, formatter_class=_Formatter,
+        usage=f"python -m flexlib {name} [--case CASE] [{model_option} {metavar}] [--t-end T_END] "
+              "[options]",
+        epilog="models:\n" + "\n".join(f"  {m:<15} {t}" for m, t in _MODEL_HELP.items()))
+    several = "comma-separated, from " if name == "compare" else ""
+    s.add_argument(model_option, default=model_default, metavar=metavar,
+                   help=f"{several}{', '.join(_MODEL_HELP)} (listed below; hyphens accepted); "
+                        f"default {model_default}")
+    _add_run_options(s, compare=name == "compare")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m flexlib", description="flexlib: oblique frictional impact of a "
-                "rotating flexible beam on a rigid slope (Fan et al. 2021).")
+                "rotating flexible beam on a rigid slope (Fan et al. 2021).",
+                epilog="'python -m flexlib COMMAND --help' lists every option of a command with "
+                       "its default.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    s = sub.add_parser("simulate", help="run one model on one case and print its impacts")
-    s.add_argument("--case", default="3.2", help="paper case: 3.1 (A) or 3.2 (B); default 3.2")
-    s.add_argument("--model", default="frictionless",
-                   help="free, frictionless, hybrid_coulomb, hybrid_lugre or lugre (hyphens accepted)")
-    s.add_argument("--t-end", default="2.0", help="end time [s], default 2")
-    s.add_argument("--sample-times", default=None, help="comma-separated times [s] to sample theta, theta', tip Y")
-    s.add_argument("--json", default=None, help="write the JSON summary to this file")
-    s.add_argument("--save", default=None, help="write the full histories to this .npz file")
-    s.add_argument("--quiet", action="store_true", help="do not print the impacts table")
-    for name in _PARAM_NAMES:
-        lo, hi, _a, _b, kind, unit = RANGES[name]
-        s.add_argument("--" + name.replace("_", "-"), dest="p_" + name, default=None,
-                       help=f"{name} [{unit}]")
-    f = sub.add_parser("figures", help="regenerate every figure, claims.md and the cached studies")
-    f.add_argument("--out", default="figures", help="output folder (default figures/)")
-    f.add_argument("--only", default=None, help="comma-separated figure names (default: all)")
+    _add_run_command(
+        sub, "simulate", "--model", _DEFAULT_MODEL,
+        summary="run one model on one case and print its impacts",
+        description="Run one model on one case of the paper and print its impacts (clusters of "
+                    "contact episodes)\nand its energy audit.  Every parameter is an option; one "
+                    "not given keeps the case's value.")
+    _add_run_command(
+        sub, "compare", "--models", _COMPARE_MODELS,
+        summary="run several models on one case and print their impacts side by side",
+        description="Run several models in turn on one case, with the same parameters, and print "
+                    "each impact's start\ntime, duration, peak normal force and energy lost per "
+                    "model, then each run's final energy,\naudit residual, wall time and status.  "
+                    "A model that stops is reported and the others still run\n(exit 3 if any "
+                    "stopped).")
+    f = sub.add_parser("figures", help="regenerate every figure, claims.md and the cached studies",
+                       formatter_class=_Formatter)
+    f.add_argument("--out", default="figures", metavar="DIR", help="output folder; default figures")
+    f.add_argument("--only", default=None, metavar="NAMES",
+                   help="comma-separated figure names; default: all")
     f.add_argument("--no-studies", action="store_true",
-                   help="skip the expensive studies (mode table, printed multipliers, tolerance, axial modes)")
-    n = sub.add_parser("notebooks", help="re-execute every notebook in notebooks/ in place")
-    n.add_argument("paths", nargs="*", help="notebooks (default: notebooks/*.ipynb)")
+                   help="skip the expensive studies (mode table, printed multipliers, tolerance, "
+                        "axial modes); default: off (the studies run)")
+    n = sub.add_parser("notebooks", help="re-execute every notebook in notebooks/ in place",
+                       formatter_class=_Formatter)
+    n.add_argument("paths", nargs="*", metavar="NOTEBOOK",
+                   help="notebooks to execute; default: every notebooks/*.ipynb")
     return p
 
 
-def _cmd_simulate(a) -> int:
-    from .simulate import SimulationError, canonical_model, simulate
-    from .params import paper_case
+class _Progress:
+    """``progress(t, t_end)`` for :func:`flexlib.simulate.simulate`: a line on ``stream``,
+    ``\\r  t = 1.234 / 2.000 s  ( 62 %)  3.1 s``, rewritten at most every ``every`` s of wall
+    time and not before ``after`` s have passed; :meth:`close` clears it."""
+
+    def __init__(self, stream, label="", *, after=2.0, every=0.2, clock=time.perf_counter):
+        self.stream, self.label, self.every, self.clock = stream, label, every, clock
+        self.start = clock()
+        self.next = self.start + after
+        self.width = 0
+
+    def __call__(self, t, t_end):
+        now = self.clock()
+        if now < self.next:
+            return
+        self.next = now + self.every
+        line = (f"  {self.label}t = {t:.3f} / {t_end:.3f} s  ({100.0 * t / t_end:3.0f} %)  "
+                f"{now - self.start:.1f} s")
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+        self.width = max(self.width, len(line))
+
+    def close(self):
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+
+
+def _progress_for(a, label=""):
+    """A progress line for a terminal, or None (``--quiet``, or stderr is a file or a pipe)."""
+    if a.quiet or not sys.stderr.isatty():
+        return None
+    return _Progress(sys.stderr, label)
+
+
+def _run_inputs(a):
+    """The validated inputs shared by simulate and compare: (case, overrides, t_end, sample_times)."""
     overrides = {}
     for name in _PARAM_NAMES:
         v = getattr(a, "p_" + name)
@@ -84,11 +224,10 @@ def _cmd_simulate(a) -> int:
             sample_times = [float(x) for x in a.sample_times.split(",") if x.strip()]
         except ValueError:
             raise ValueError(f"--sample-times {a.sample_times!r} is not a comma-separated list of times") from None
-    for opt, path in (("--json", a.json), ("--save", a.save)):
+    for opt, path in (("--json", a.json), ("--save", a.save), ("--csv", a.csv)):
         if path and not Path(path).expanduser().resolve().parent.is_dir():
             raise ValueError(f"{opt} {path!r}: the directory {str(Path(path).parent)!r} does not exist")
     case = paper_case(a.case)
-    model = canonical_model(a.model)
     try:
         t_end = float(a.t_end)
     except ValueError:
@@ -96,13 +235,42 @@ def _cmd_simulate(a) -> int:
                          "(0, 1000] s") from None
     if sample_times is not None and any(not (0.0 <= x <= t_end) for x in sample_times):
         raise ValueError(f"--sample-times must lie in [0, t_end = {t_end:g}] s")
-    code = 0
+    return case, overrides, t_end, sample_times
+
+
+def _run(case, model, t_end, overrides, sample_times, progress):
+    """One run: (result, stop message or None); a stopped run's result is the partial one."""
+    from .simulate import SimulationError, simulate
     try:
-        res = simulate(case, model, t_end, **overrides)
+        return simulate(case, model, t_end, sample_times=sample_times, progress=progress,
+                        **overrides), None
     except SimulationError as err:
-        res = err.result
-        sys.stderr.write(f"flexlib: simulation stopped: {err}\n")
-        code = 3
+        return err.result, str(err)
+    finally:
+        if progress is not None:
+            progress.close()
+
+
+def _write(what, path, write):
+    try:
+        write(Path(path).expanduser())
+    except OSError as err:
+        raise ValueError(f"cannot write {what} {err.filename or path!r}: {err.strerror or err}") from None
+
+
+def _per_model(path, model):
+    """``out.csv`` -> ``out_lugre.csv``: compare's one file per model."""
+    p = Path(path)
+    return str(p.with_name(f"{p.stem}_{model}{p.suffix}"))
+
+
+def _cmd_simulate(a) -> int:
+    from .simulate import canonical_model
+    case, overrides, t_end, sample_times = _run_inputs(a)
+    model = canonical_model(a.model)
+    res, stopped = _run(case, model, t_end, overrides, sample_times, _progress_for(a))
+    if stopped:
+        sys.stderr.write(f"flexlib: simulation stopped: {stopped}\n")
     if not a.quiet and res is not None:
         fc = res.first_contact
         print(f"flexlib {res.version}  case {res.case.name}  model {res.model}  "
@@ -115,14 +283,81 @@ def _cmd_simulate(a) -> int:
               f"audit residual max {res.audit_residual_max:.3g} J")
         for w in res.warnings:
             print("warning: " + w)
-    try:
-        if res is not None and a.json:
-            Path(a.json).expanduser().write_text(json.dumps(res.summary(sample_times), indent=1))
-        if res is not None and a.save:
-            res.save(Path(a.save).expanduser())
-    except OSError as err:
-        raise ValueError(f"cannot write {err.filename or a.json or a.save!r}: {err.strerror or err}") from None
-    return code
+    if res is not None:
+        _write_outputs(a, res, sample_times)
+    return 3 if stopped else 0
+
+
+def _write_outputs(a, res, sample_times, model=None):
+    """--json (simulate only), --csv and --save; ``model`` names compare's per-model files."""
+    name = (lambda path: path) if model is None else (lambda path: _per_model(path, model))
+    if a.json and model is None:
+        _write("--json", a.json, lambda p: p.write_text(json.dumps(res.summary(sample_times), indent=1)))
+    if a.csv:
+        _write("--csv", name(a.csv), res.to_csv)
+    if a.save:
+        _write("--save", name(a.save), res.save)
+
+
+def _cmd_compare(a) -> int:
+    from .simulate import canonical_model
+    models = list(dict.fromkeys(canonical_model(m) for m in a.models.split(",") if m.strip()))
+    if not models:
+        raise ValueError(f"--models {a.models!r} names no model; valid models: {', '.join(_MODEL_HELP)}")
+    case, overrides, t_end, sample_times = _run_inputs(a)
+    case = case.with_(**overrides)          # a bad parameter is refused before any run
+    runs = {}
+    for m in models:
+        res, stopped = _run(case, m, t_end, {}, sample_times, _progress_for(a, f"{m}: "))
+        if stopped:
+            sys.stderr.write(f"flexlib: simulation stopped: {stopped}\n")
+        runs[m] = res
+        if res is not None:
+            _write_outputs(a, res, sample_times, model=m)
+    if not a.quiet:
+        print(compare_table(runs, case_name=case.name, t_end=t_end))
+    if a.json:
+        out = dict(case=case.name, t_end=t_end, models=models,
+                   results={m: (r.summary(sample_times) if r is not None else None)
+                            for m, r in runs.items()})
+        _write("--json", a.json, lambda p: p.write_text(json.dumps(out, indent=1)))
+    return 3 if any(r is None or not r.success for r in runs.values()) else 0
+
+
+def compare_table(runs: dict, *, case_name: str = "", t_end: float | None = None) -> str:
+    """The impacts of several runs ({model: SimulationResult or None}) side by side: impact k of
+    every model on consecutive lines, then one line per run (end time, final energy, audit
+    residual, wall time, status)."""
+    from . import __version__
+    w = max(12, *(len(m) for m in runs))
+    head = f"flexlib {__version__}  case {case_name}  models {', '.join(runs)}"
+    if t_end is not None:
+        head += f"  t_end = {t_end:g} s"
+    rows = [head, "impacts (E lost: energy before the impact minus energy after it):",
+            f"{'#':>3}  {'model':<{w}} {'t_start [s]':>11} {'dur [ms]':>9} {'peak N [N]':>11} "
+            f"{'E lost [J]':>11}"]
+    n = max((len(r.impacts) for r in runs.values() if r is not None), default=0)
+    for k in range(n):
+        for i, (m, r) in enumerate(runs.items()):
+            num = f"{k + 1:>3}" if i == 0 else "   "
+            im = r.impacts[k] if r is not None and k < len(r.impacts) else None
+            if im is None:
+                rows.append(f"{num}  {m:<{w}} {'-':>11}")
+                continue
+            rows.append(f"{num}  {m:<{w}} {im['t_start']:>11.6f} {1e3 * im['duration']:>9.3f} "
+                        f"{im['peak_normal_force']:>11.4g} {im['energy_lost']:>11.4g}")
+    if n == 0:
+        rows.append("   no impacts")
+    rows += ["runs:", f"     {'model':<{w}} {'t reached [s]':>13}  {'impacts':>7}  {'final E [J]':>11}  "
+                      f"{'audit max [J]':>13}  {'wall [s]':>8}  status"]
+    for m, r in runs.items():
+        if r is None:
+            rows.append(f"     {m:<{w}} {'-':>13}  status: stopped before any result")
+            continue
+        status = "ok" if r.success else f"stopped: {r.message}"
+        rows.append(f"     {m:<{w}} {r.t[-1]:>13.6g}  {len(r.impacts):>7d}  {r.h['E'][-1]:>11.6f}  "
+                    f"{r.audit_residual_max:>13.3g}  {r.stats['wall_time_s']:>8.2f}  {status}")
+    return "\n".join(rows)
 
 
 def main(argv=None) -> int:
@@ -131,6 +366,8 @@ def main(argv=None) -> int:
         a = parser.parse_args(argv)
         if a.command == "simulate":
             return _cmd_simulate(a)
+        if a.command == "compare":
+            return _cmd_compare(a)
         if a.command == "figures":
             from .figures import make_all
             make_all(a.out, only=a.only.split(",") if a.only else None, studies=not a.no_studies)

@@ -3,7 +3,8 @@
 Every default is in docs/model.md, section 3.  Every numeric field is checked against
 the single table :data:`RANGES` whenever it is set (at construction and on later
 assignment); a bad value raises :class:`ValueError` naming the parameter, the
-value and the valid range.
+value and the valid range.  :data:`DESCRIPTIONS` says in one line what each
+parameter is; the command line's help reads it.
 
 The paper's two cases are returned by :func:`paper_case`: ``"3.1"`` (also
 ``"A"``) and ``"3.2"`` (also ``"B"``).
@@ -15,7 +16,7 @@ import math
 from dataclasses import dataclass, field, fields
 
 __all__ = [
-    "RANGES", "BeamParams", "SlopeParams", "CoulombParams", "LuGreParams",
+    "RANGES", "DESCRIPTIONS", "BeamParams", "SlopeParams", "CoulombParams", "LuGreParams",
     "SolverSettings", "Case", "paper_case", "CASE_NAMES",
 ]
 
@@ -65,6 +66,62 @@ RANGES: dict[str, tuple] = {
     "multiplier_mode": (None, None, True, True, ("coupled", "printed"), "-"),
     "dense_dt": (0.0, 1e-5, False, True, "float", "s"),
     "interior_points": (50, 10_000, True, True, "int", "-"),
+}
+
+
+# name: one line saying what the parameter is, in words (no unit: the unit is in RANGES).
+# The command line's --help and the notebooks' widgets read their texts from here.
+DESCRIPTIONS: dict[str, str] = {
+    # beam
+    "L": "beam length",
+    "S": "cross-section area of the beam",
+    "rho": "mass density of the beam",
+    "E": "Young's modulus of the beam",
+    "I": "second moment of area of the cross-section (bending stiffness E I)",
+    "g0": "gravitational acceleration (acts along -Y)",
+    "n_modes": "number N of bending (transverse) assumed modes",
+    "axial_modes": "number of axial bar modes (0: the paper's axially rigid beam; >= 1 lets the "
+                   "hybrid models stick)",
+    "foreshortening": "keep the axial shortening of the bent beam (false only to show the spurious "
+                      "softening without it)",
+    "zeta": "modal damping ratio of the bending modes",
+    "n_gauss": "Gauss-Legendre points of the modal integrals; automatic: max(40, 8 N)",
+    "theta0": "initial angle of the beam from the X axis; the beam is released at rest",
+    "tau_d": "constant driving torque at the hinge",
+    # slope and contact
+    "X1": "X coordinate of O1, the point where the slope meets the X axis",
+    "alpha": "inclination of the slope from the X axis",
+    "e": "coefficient of restitution of the velocity jump at impact (0: no rebound)",
+    "chi": "Baumgarte damping constant of the contact constraint "
+           "(Psi'' + 2 chi Psi' + beta^2 Psi = 0)",
+    "beta": "Baumgarte frequency constant of the contact constraint",
+    # friction
+    "mu_d": "kinetic (sliding) Coulomb friction coefficient",
+    "mu_s": "static friction coefficient (not below mu_d)",
+    "Dv": "tangential speed below which the hybrid models test for stick",
+    "stick_limit": "friction ratio allowed in stick: 'default' is mu_d for hybrid Coulomb and mu_s "
+                   "for hybrid LuGre",
+    "sigma0": "LuGre bristle stiffness (coefficient form: friction coefficient per metre of "
+              "bristle deflection)",
+    "sigma1": "LuGre bristle damping",
+    "sigma2": "LuGre viscous friction",
+    "v_s": "Stribeck velocity of the LuGre friction level",
+    # solver
+    "rtol": "relative tolerance of the integrator",
+    "atol": "absolute tolerance of the integrator (scaled per state component)",
+    "method": "integrator: 'DOP853' is flexlib's compiled copy of scipy's DOP853; the others use "
+              "scipy's solve_ivp (slower, for cross-checks)",
+    "max_step_contact": "largest integrator step in contact",
+    "max_step_free": "largest integrator step in flight",
+    "t_cluster": "contact episodes closer in time than this form one impact",
+    "dt_rearm": "time after a separation before a new contact is looked for",
+    "event_cap": "most events allowed in one impact; more stops the run (guards against endless "
+                 "micro-impacts)",
+    "max_steps_phase": "integrator step budget of one phase between two events",
+    "multiplier_mode": "contact multipliers: 'coupled' solves normal and tangential together, "
+                       "'printed' uses the paper's decoupled formulas",
+    "dense_dt": "sampling step of the histories in contact (peak values are maxima on this grid)",
+    "interior_points": "points along the beam checked for contact with the slope away from the tip",
 }
 
 

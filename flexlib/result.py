@@ -1,4 +1,4 @@
-"""The result of a run: histories, impacts table, energy audit, JSON summary and .npz export.
+"""The result of a run: histories, impacts table, energy audit, JSON summary, .npz and CSV export.
 
 Histories are sampled at the integrator's step points plus a uniform grid of the dense output:
 ``dense_dt`` (10 us by default) in contact phases, so that peak values are maxima of the dense
@@ -23,13 +23,23 @@ from . import integrator, kernel
 
 _dense_point = integrator._dense_point      # scipy's DOP853 interpolant (compiled with numba)
 
-__all__ = ["SimulationResult", "build_result", "load_result"]
+__all__ = ["SimulationResult", "build_result", "load_result", "HISTORY_UNITS"]
 
 _FREE_DT = 5e-4
 HISTORY_KEYS = ("t", "mode", "theta", "theta_dot", "B", "B_dot", "z", "W_N", "W_f", "W_d", "W_tau",
                 "tip_X", "tip_Y", "tip_Xdot", "tip_Ydot", "tip_deflection", "T", "V_E", "V_G", "E",
                 "N", "F_t", "mu_eff", "mu_lugre", "gap", "s", "v_n", "v_t", "margin", "cond_S",
                 "jump_sum", "audit", "min_interior_gap")
+# The unit of every history (the header of to_csv; "-" is dimensionless).  B, B_dot, C and C_dot
+# are (n, N) and (n, axial_modes) arrays of modal coordinates; C, C_dot and the axial strain energy
+# V_A exist only with axial_modes >= 1.  s_all and v_t_all are s and v_t also in flight.
+HISTORY_UNITS = dict(
+    t="s", mode="0=FREE 1=CONTACT 2=STICK 3=SLIP", theta="rad", theta_dot="rad/s", B="m",
+    B_dot="m/s", C="m", C_dot="m/s", z="m", W_N="J", W_f="J", W_d="J", W_tau="J", tip_X="m",
+    tip_Y="m", tip_Xdot="m/s", tip_Ydot="m/s", tip_deflection="m", T="J", V_E="J", V_A="J",
+    V_G="J", E="J", N="N", F_t="N", mu_eff="-", mu_lugre="-", gap="m", s="m", v_n="m/s",
+    v_t="m/s", s_all="m", v_t_all="m/s", margin="-", cond_S="-", jump_sum="J", audit="J",
+    min_interior_gap="m")
 
 
 class SimulationResult:
@@ -156,8 +166,49 @@ class SimulationResult:
             warnings=self.warnings, stats=self.stats, wall_time_s=self.stats.get("wall_time_s")))
 
     # ------------------------------------------------------------------ export
+    def _history_order(self) -> list:
+        """The history names in a stable order: :data:`HISTORY_KEYS`, then any others."""
+        return [k for k in HISTORY_KEYS if k in self.h] + [k for k in self.h if k not in HISTORY_KEYS]
+
+    def to_csv(self, path):
+        """Write every history to ``path`` as a table: a header line, then one row per sample.
+
+        The header names each column with its unit, ``t [s],mode [0=FREE 1=CONTACT 2=STICK
+        3=SLIP],theta [rad],...`` (units in :data:`HISTORY_UNITS`).  The modal coordinates are
+        expanded to one column each: ``B_1 [m]`` ... ``B_N [m]``, ``B_dot_1 [m/s]`` ... (and
+        ``C_1``... with axial modes).  Values are written with 17 significant digits, so they
+        read back equal to the histories; quantities undefined in flight (``s``, ``v_t``,
+        ``mu_eff``, ...) are ``nan``.  At a velocity jump two rows share the same time (before
+        and after).  The parameters are not in the file: write them with ``--json`` or
+        :meth:`save`.
+        """
+        names, cols = [], []
+        for k in self._history_order():
+            v = np.asarray(self.h[k], dtype=float)
+            unit = HISTORY_UNITS.get(k, "-")
+            if v.ndim == 1:
+                names.append(f"{k} [{unit}]")
+                cols.append(v[:, None])
+            else:
+                names += [f"{k}_{i} [{unit}]" for i in range(1, v.shape[1] + 1)]
+                cols.append(v)
+        np.savetxt(path, np.hstack(cols), fmt="%.17g", delimiter=",", header=",".join(names),
+                   comments="")
+
     def save(self, path):
-        """Write the full histories and tables to ``path`` (.npz) with parameters and version."""
+        """Write the full histories and tables to ``path`` (.npz) with parameters and version.
+
+        The file holds one array per history, named as in :data:`HISTORY_KEYS`, with n =
+        ``len(t)`` samples: 1-D arrays of length n, except ``B``/``B_dot`` of shape (n, N)
+        (N = n_modes) and, with axial modes, ``C``/``C_dot`` of shape (n, axial_modes).  Units
+        are SI, as in :data:`HISTORY_UNITS`.  The array ``meta`` is a 0-d string holding a JSON
+        object with ``case`` (every parameter, as :meth:`Case.as_dict`), ``model``, ``version``,
+        ``success``, ``message``, ``stats`` (wall time, step and event counts, tolerances) and the
+        tables ``jumps``, ``events``, ``stick_tests``, ``episodes``, ``impacts`` and ``warnings``.
+        Read it back with :func:`load_result`, or with numpy::
+
+            f = np.load(path); t, theta = f["t"], f["theta"]; meta = json.loads(str(f["meta"]))
+        """
         meta = dict(case=self.case.as_dict(), model=self.model, version=self.version,
                     success=self.success, message=self.message, stats=self.stats,
                     jumps=self.jumps, events=self.events, stick_tests=self.stick_tests,

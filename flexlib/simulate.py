@@ -372,8 +372,11 @@ class Simulator:
         return evs
 
     # ------------------------------------------------------------------ run
-    def run(self, sample_times=None) -> SimulationResult:
+    def run(self, sample_times=None, progress=None) -> SimulationResult:
         """Simulate from t = 0 to ``t_end``; raises :class:`SimulationError` with the partial result.
+
+        ``progress``, if given, is called as ``progress(t, t_end)`` [s] before every phase; it
+        must be cheap (the command line's progress line throttles itself by wall time).
 
         Python's cyclic garbage collector is paused during the run (and restored after it): the
         run creates ~10^5 small containers (phase solutions, event, jump and stick-test records)
@@ -383,12 +386,12 @@ class Simulator:
         gc_was_enabled = gc.isenabled()
         gc.disable()
         try:
-            return self._run(sample_times)
+            return self._run(sample_times, progress)
         finally:
             if gc_was_enabled:
                 gc.enable()
 
-    def _run(self, sample_times):
+    def _run(self, sample_times, progress=None):
         wall0 = time.perf_counter()
         nd = self.nd
         b = self.case.beam
@@ -410,6 +413,8 @@ class Simulator:
         stalled = 0
         try:
             while t < self.t_end:
+                if progress is not None:
+                    progress(t, self.t_end)
                 armed_contact = (t - last_sep) >= self.sol.dt_rearm
                 t_stop = self.t_end if armed_contact or d.mode != FREE else min(self.t_end, last_sep + self.sol.dt_rearm)
                 if t_stop <= t:
@@ -740,14 +745,16 @@ class _RunLog:
 
 def simulate(case="3.2", model: str = "frictionless", t_end: float = 2.0, *,
              hub_motion=None, multiplier_mode: str | None = None, sample_times=None,
-             **overrides) -> SimulationResult:
+             progress=None, **overrides) -> SimulationResult:
     """Simulate ``model`` on ``case`` over [0, t_end] s.
 
     ``case`` is a :class:`~flexlib.params.Case` or a paper case name (``"3.1"``/``"A"``,
     ``"3.2"``/``"B"``); ``overrides`` are flat parameter changes (``mu_d=0.45, n_modes=4``).
     ``model`` is one of ``free`` (no slope), ``frictionless``, ``hybrid_coulomb``,
     ``hybrid_lugre``, ``lugre`` (hyphens accepted).  ``hub_motion`` (model ``free`` only) is a
-    function t -> (theta, theta', theta'') that prescribes the hub angle.
+    function t -> (theta, theta', theta'') that prescribes the hub angle.  ``progress``, if
+    given, is called as ``progress(t, t_end)`` [s] before every phase of the run (see
+    :meth:`Simulator.run`).
 
     Raises :class:`SimulationError` (carrying the partial result) when the run cannot continue.
     """
@@ -774,7 +781,7 @@ def simulate(case="3.2", model: str = "frictionless", t_end: float = 2.0, *,
                              f"is [0, t_end = {t_end:g}] s")
     sim = Simulator(case, model, t_end, hub_motion=hub_motion, multiplier_mode=multiplier_mode)
     try:
-        res = sim.run(sample_times=sample_times)
+        res = sim.run(sample_times=sample_times, progress=progress)
     except SimulationError as err:
         if sample_times is not None and err.result is not None:
             # the partial result is sampled where it has data (NaN beyond its end)

@@ -1,4 +1,5 @@
-"""Command line error handling and the JSON summary, end to end through ``python -m flexlib``.
+"""The command line end to end through ``python -m flexlib``: error handling, the JSON summary,
+``--help`` (a description, unit and default for every option), ``compare`` and ``--csv``.
 
 Every command runs in its own subprocess (``sys.executable -m flexlib`` with cwd = the project
 root).  All of them are started together by one module fixture and run concurrently (each pays the
@@ -9,16 +10,20 @@ parameter and its valid range (or the valid names) and exits 2; a run that stops
 SimulationError prints one line ``flexlib: simulation stopped: ...``, still writes the partial JSON
 and exits 3; neither shows a traceback.
 """
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from flexlib.params import paper_case
+from flexlib.cli import _Progress
+from flexlib.params import RANGES, paper_case
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -75,7 +80,9 @@ def runs(tmp_path_factory):
     jobs = {k: ["simulate", "--quiet", *argv] for k, argv, _ in BAD_INPUTS}
     jobs["no-command"] = []
     paths = dict(stopped=tmp / "stopped.json", ok=tmp / "ok.json", hyphen=tmp / "hyphen.json",
-                 ok_npz=tmp / "ok.npz")
+                 ok_npz=tmp / "ok.npz", csv=tmp / "run.csv", csv_npz=tmp / "run.npz",
+                 compare=tmp / "compare.json", compare_csv=tmp / "compare.csv",
+                 compare_stopped=tmp / "compare_stopped.json")
     # a run that stops with SimulationError: the event cap is reached in the third impact (0.69 s)
     jobs["stopped"] = ["simulate", "--quiet", "--model", "hybrid_coulomb", "--event-cap", "10",
                        "--t-end", "1.2", "--json", str(paths["stopped"])]
@@ -86,6 +93,17 @@ def runs(tmp_path_factory):
                   "--save", str(paths["ok_npz"])]
     jobs["hyphen"] = ["simulate", "--model", "Hybrid-LuGre", "--t-end", "0.05",
                       "--json", str(paths["hyphen"])]
+    for command in ("simulate", "compare", "figures", "notebooks"):
+        jobs["help-" + command] = [command, "--help"]
+    jobs["csv"] = ["simulate", "--quiet", "--model", "frictionless", "--t-end", "0.4",
+                   "--csv", str(paths["csv"]), "--save", str(paths["csv_npz"])]
+    jobs["compare"] = ["compare", "--models", "frictionless,lugre", "--t-end", "0.4",
+                       "--json", str(paths["compare"]), "--csv", str(paths["compare_csv"])]
+    # one model stops (event cap in the second impact), the other still runs
+    jobs["compare-stopped"] = ["compare", "--models", "hybrid-coulomb,frictionless", "--event-cap",
+                               "10", "--t-end", "0.8", "--json", str(paths["compare_stopped"])]
+    jobs["compare-bad-model"] = ["compare", "--models", "frictionless,coulomb"]
+    jobs["compare-bad-param"] = ["compare", "--models", "frictionless,lugre", "--mu-d", "-1"]
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as ex:
         futs = {k: ex.submit(_run, argv) for k, argv in jobs.items()}
         out = {k: f.result() for k, f in futs.items()}
@@ -180,3 +198,181 @@ def test_hyphenated_model_id_is_canonical_in_json(runs):
     d = json.loads(runs["_paths"]["hyphen"].read_text())
     assert d["model"] == "hybrid_lugre"
     assert "model hybrid_lugre" in p.stdout
+
+
+
+# ---------------------------------------------------------------------------- --help
+def _help_entries(text):
+    """{option: [metavar or None, help text]} of an argparse help page (wrapped lines joined)."""
+    entries, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"^  (-[^ ,]+(?:, --[^ ]+)?)(?: ([A-Z][A-Z0-9_]*))?(?: {2,}(.*))?$", line)
+        if m:
+            cur = m.group(1).split(", ")[-1]
+            entries[cur] = [m.group(2), m.group(3) or ""]
+        elif cur and line.startswith(" " * 6) and line.strip():
+            entries[cur][1] += " " + line.strip()
+        else:
+            cur = None
+    return entries
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "figures"])
+def test_help_every_option_has_a_description_and_a_default(runs, command):
+    p = runs["help-" + command]
+    assert p.returncode == 0, p.stderr
+    entries = _help_entries(p.stdout)
+    assert "--help" in entries
+    del entries["--help"]
+    assert len(entries) >= 3
+    for opt, (_metavar, text) in entries.items():
+        assert "default" in text, f"{opt}: no default in {text!r}"
+        description = text.split("default")[0].strip(" ;:(")
+        assert len(description) >= 10, f"{opt}: no description in {text!r}"
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare"])
+def test_help_parameters_units_ranges_metavars_and_choices(runs, command):
+    p = runs["help-" + command]
+    entries = _help_entries(p.stdout)
+    for name, (_lo, _hi, _a, _b, kind, unit) in RANGES.items():
+        opt = "--" + name.replace("_", "-")
+        assert opt in entries, opt
+        text = entries[opt][1]
+        if not unit.startswith("-"):
+            assert f" {unit}" in text, f"{opt}: unit {unit!r} not in {text!r}"
+        if isinstance(kind, tuple):                         # method, multiplier_mode, stick_limit
+            for choice in kind:
+                assert f"'{choice}'" in text, f"{opt}: choice {choice!r} not listed"
+    # case-dependent defaults: case 3.2's value, and case 3.1's where it differs
+    assert "default 0.4 (case 3.1: 0.3)" in entries["--mu-d"][1]
+    assert "default 0.5 m (case 3.1: 0.3 m)" in entries["--X1"][1]
+    metavars = [mv for mv, _ in entries.values() if mv is not None]
+    assert len(metavars) == len(set(metavars)), sorted(metavars)
+    assert entries["--E"][0] != entries["--e"][0]
+    models = ("free", "frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
+    model_opt = "--model" if command == "simulate" else "--models"
+    for m in models:
+        assert m in entries[model_opt][1]
+        assert re.search(rf"^  {m} +\S", p.stdout, re.M), f"model {m} has no line in the models list"
+    if command == "simulate":
+        assert "default frictionless" in entries["--model"][1]
+
+
+def test_help_main_points_to_the_commands(runs):
+    p = _run(["--help"])
+    assert p.returncode == 0
+    for command in ("simulate", "compare", "figures", "notebooks"):
+        assert command in p.stdout
+    assert "default" in p.stdout
+
+
+# ---------------------------------------------------------------------------- --csv
+def test_csv_holds_every_history_with_units(runs):
+    from flexlib.result import load_result
+    p = runs["csv"]
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    r = load_result(runs["_paths"]["csv_npz"])            # the same run, written by --save
+    with open(runs["_paths"]["csv"]) as f:
+        header = f.readline().rstrip("\n").split(",")
+    data = np.loadtxt(runs["_paths"]["csv"], delimiter=",", skiprows=1, ndmin=2)
+    assert data.shape == (len(r.t), len(header))
+    parsed = [re.fullmatch(r"(\w+) \[(.+)\]", h) for h in header]
+    assert all(parsed), [h for h, m in zip(header, parsed) if not m]
+    assert header[0] == "t [s]"
+    units = {m.group(1): m.group(2) for m in parsed}
+    for name, unit in dict(theta="rad", theta_dot="rad/s", B_1="m", B_3="m", B_dot_2="m/s",
+                           tip_Y="m", tip_Ydot="m/s", N="N", F_t="N", E="J", audit="J",
+                           gap="m", v_t="m/s", mu_eff="-").items():
+        assert units.get(name) == unit, (name, units.get(name))
+    assert "B" not in units and "B_4" not in units             # N = 3 modes, one column each
+    seen = set()
+    for col, m in enumerate(parsed):
+        name = m.group(1)
+        vec = re.fullmatch(r"(B|B_dot|C|C_dot)_(\d+)", name)
+        expected = r.h[vec.group(1)][:, int(vec.group(2)) - 1] if vec else r.h[name]
+        seen.add(vec.group(1) if vec else name)
+        np.testing.assert_array_equal(data[:, col], np.asarray(expected, float), err_msg=name)
+    assert seen == set(r.h)                                  # every history, nothing else
+
+
+# ---------------------------------------------------------------------------- compare
+def test_compare_prints_both_models_impacts_and_writes_json(runs):
+    p = runs["compare"]
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    d = json.loads(runs["_paths"]["compare"].read_text())
+    assert d["models"] == ["frictionless", "lugre"] and d["case"] == "3.2" and d["t_end"] == 0.4
+    rows = re.findall(r"^ *(\d*) +(frictionless|lugre) +([\d.]+) +([\d.]+) +([\d.e+-]+) +([\d.e+-]+)$",
+                      p.stdout, re.M)
+    for m in ("frictionless", "lugre"):
+        s = d["results"][m]
+        assert s["model"] == m and s["success"] is True and s["case"] == "3.2"
+        assert len(s["impacts"]) >= 1
+        assert s["first_contact"]["t"] == pytest.approx(0.3329, abs=1e-3)     # rigid rod: 0.33293 s
+        mine = [r for r in rows if r[1] == m]
+        assert len(mine) == len(s["impacts"]), p.stdout
+        for (_k, _m, t0, dur, peak, lost), im in zip(mine, s["impacts"]):
+            assert float(t0) == pytest.approx(im["t_start"], abs=1e-6)
+            assert float(dur) == pytest.approx(1e3 * im["duration"], abs=1e-3)
+            assert float(peak) == pytest.approx(im["peak_normal_force"], rel=1e-3)
+            assert float(lost) == pytest.approx(im["energy_lost"], rel=1e-3)
+        assert re.search(rf"^ +{m} +0\.4 +{len(s['impacts'])} .* ok$", p.stdout, re.M), p.stdout
+        csv = runs["_paths"]["compare_csv"].with_name(f"compare_{m}.csv")
+        assert csv.read_text().startswith("t [s],mode [")
+    assert rows[0][0] == "1" and rows[0][1] == "frictionless" and rows[1][:2] == ("", "lugre")
+
+
+def test_compare_a_stopped_model_is_reported_and_the_others_run(runs):
+    p = runs["compare-stopped"]
+    assert "Traceback" not in p.stderr
+    assert p.returncode == 3, (p.returncode, p.stderr)
+    line = _one_line(p.stderr)
+    assert line.startswith("flexlib: simulation stopped: hybrid_coulomb: event cap")
+    assert re.search(r"^ +hybrid_coulomb .*stopped: event cap", p.stdout, re.M), p.stdout
+    assert re.search(r"^ +frictionless +0\.8 .* ok$", p.stdout, re.M), p.stdout
+    d = json.loads(runs["_paths"]["compare_stopped"].read_text())
+    assert d["results"]["hybrid_coulomb"]["success"] is False
+    assert d["results"]["frictionless"]["success"] is True
+
+
+@pytest.mark.parametrize("key, needles", [("compare-bad-model", ["unknown model 'coulomb'", "lugre"]),
+                                          ("compare-bad-param", ["'mu_d'", "-1", "[0, 10]"])])
+def test_compare_user_error_one_line_exit_2(runs, key, needles):
+    p = runs[key]
+    assert p.returncode == 2 and "Traceback" not in p.stderr and p.stdout == ""
+    line = _one_line(p.stderr)
+    for n in needles:
+        assert n in line, line
+
+
+# ---------------------------------------------------------------------------- progress line
+def test_progress_line_waits_two_seconds_throttles_and_clears():
+    now = [0.0]
+    out = io.StringIO()
+    prog = _Progress(out, "lugre: ", clock=lambda: now[0])
+    for t_wall, t in ((0.5, 0.1), (1.9, 0.5)):
+        now[0] = t_wall
+        prog(t, 2.0)
+    assert out.getvalue() == ""                              # a run under 2 s prints nothing
+    now[0] = 2.1
+    prog(1.0, 2.0)
+    first = out.getvalue()
+    assert first.startswith("\r") and "lugre: t = 1.000 / 2.000 s" in first and "( 50 %)" in first
+    now[0] = 2.2
+    prog(1.1, 2.0)
+    assert out.getvalue() == first                           # at most every 0.2 s
+    now[0] = 2.35
+    prog(1.5, 2.0)
+    assert "( 75 %)" in out.getvalue()
+    prog.close()
+    text = out.getvalue()
+    assert text.endswith("\r") and text.count("\r") == 4 and "\n" not in text
+    assert text.rsplit("\r", 2)[1].strip() == ""             # the line is blanked out
+
+
+def test_progress_close_without_output_writes_nothing():
+    out = io.StringIO()
+    prog = _Progress(out, clock=lambda: 0.0)
+    prog(0.5, 1.0)
+    prog.close()
+    assert out.getvalue() == ""

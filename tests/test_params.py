@@ -188,3 +188,15 @@ def test_axial_modes_supported_by_beam_model():
     assert BeamModel(BeamParams(axial_modes=1)).ndof == BeamParams().n_modes + 2
     with pytest.raises(ValueError, match="axial_modes"):
         BeamParams(axial_modes=5)
+
+
+def test_every_parameter_has_a_range_and_a_description():
+    """One table per parameter: the command line's help and the widgets read both."""
+    from dataclasses import fields
+    from flexlib.params import DESCRIPTIONS, RANGES
+    names = {f.name for c in (BeamParams, SlopeParams, CoulombParams, LuGreParams, SolverSettings)
+             for f in fields(c)}
+    assert set(RANGES) == names
+    assert set(DESCRIPTIONS) == names
+    for name, text in DESCRIPTIONS.items():
+        assert text.strip() and "\n" not in text, name

@@ -174,3 +174,15 @@ def test_run_restores_the_garbage_collector_and_leaves_no_cycles(enabled):
         assert gc.isenabled() is enabled
     finally:
         gc.enable() if was else gc.disable()
+
+
+# =========================================================================== progress hook
+def test_progress_is_called_before_every_phase_with_t_and_t_end():
+    calls = []
+    r = simulate("3.2", "frictionless", t_end=T_SHORT, progress=lambda t, t_end: calls.append((t, t_end)))
+    ts = [t for t, _ in calls]
+    assert calls[0] == (0.0, T_SHORT)                       # the first phase starts at t = 0
+    assert all(te == T_SHORT for _, te in calls)
+    assert ts == sorted(ts) and ts[-1] < T_SHORT
+    assert len(calls) >= 2                                  # flight, then at least the contact
+    assert any(t >= r.first_contact["t"] for t in ts)      # a phase starts at the impact
