@@ -442,14 +442,26 @@ STATE_MACHINE_HYBRID = r"""
 | event | active in | condition | action |
 |---|---|---|---|
 | CONTACT-ON | FREE | Ψ = 0 with v_n < 0 | velocity jump (eqs 39–48), then ONSET |
-| ONSET | after the jump | | if \|v_t⁺\| ≤ D_v: stick test; else SLIP with {onset} ; N ≤ 0 → FREE |
+| ONSET | after the jump | | if \|v_t⁺\| ≤ D_v: mode selection; else SLIP with {onset} (if its N ≤ 0: FREE when FREE is consistent) |
 | SEPARATE | STICK, SLIP | N = 0, decreasing | FREE{sep} |
 | STICK→SLIP | STICK | \|F_t\| = μ_lim N, increasing | SLIP{stick_slip} |
 | STICK-DRIFT | STICK | \|v_t\| > D_v (should not happen) | warning; SLIP |
-| SLIP-STOP | SLIP | {slip_stop} (armed once \|v_t\| > D_v) | stick test |
+| SLIP-STOP | SLIP | {slip_stop} (armed once \|v_t\| > D_v) | mode selection |
 
-**Stick test** ("trial computation"): set s* = s, solve the stick system (62). N ≤ 0 → FREE;
-\|F_t\| ≤ μ_lim N → STICK; otherwise SLIP{test_fail}. Here **μ_lim = {mu_lim}**.
+**Mode selection** (the "trial computation" done completely: the single-contact, acceleration-level
+complementarity problem of Pfeiffer & Glocker 1996). Every candidate state is evaluated with its own
+equations and kept if it is *consistent*:
+
+| candidate | consistent when |
+|---|---|
+| FREE | with N = F_t = 0 the gap's acceleration is at least the Baumgarte target −2χv_n − β²Ψ (the contact opens by itself) |
+| STICK | the stick solve (62), anchored at s* = s, gives N > 0 and \|F_t\| ≤ μ_lim N |
+| SLIP | the slip solve (75) gives N > 0 with a positive Painlevé margin{slip_cond} |
+
+One consistent candidate is the normal case. Several are resolved by the priority FREE, STICK, then
+SLIP against the stick trial's friction; none is a Painlevé inconsistency and stops the run. A failed
+stick trial with N ≤ 0 does **not** mean the contact opens: with nearly parallel tip Jacobians the
+stick solve returns N of either sign while the slope is still being pushed. Here **μ_lim = {mu_lim}**.
 """
 
 
@@ -458,12 +470,17 @@ def friction_notebook(model, title, intro, equations, fields, checked_extra=""):
     label = {"hybrid_coulomb": "hybrid Coulomb", "hybrid_lugre": "hybrid LuGre", "lugre": "unified LuGre"}[model]
     stick_cells = [
         md(f"""
-## Stick tests ([docs/model.md §14](../docs/model.md#14-what-the-model-can-and-cannot-do))
+## Mode selections and stick trials ([docs/model.md §10](../docs/model.md#10-contact-mode-selection), [§14](../docs/model.md#14-what-the-model-can-and-cannot-do))
 
-What the {label} runs found when they tried to stick. A test with N ≤ 0 is a micro-impact (the tip
-leaves the slope right after the jump). The "ratio" is the |F_t|/N the stick solve (62) would need."""),
+What the {label} run chose at each mode selection, and what its stick trials found. The "ratio" is
+the |F_t|/N the stick solve (62) would need; stick is consistent only if it is at most μ_lim."""),
         code(f"""
 display(Markdown(nbtools.stick_summary(res)))
+sel = res.stats["selections"]
+print(f"0-0.75 s: {{sel['n_selections']}} mode selections: {{sel['selections_unique']}} with one consistent "
+      f"candidate, {{sel['selections_several']}} with several, {{sel['selections_none']}} with none")
+from collections import Counter
+print("chosen:", dict(Counter(s["chosen"] for s in res.selections)))
 key = nbtools.cached("key_numbers")
 if key:
     rows = key["runs"]["{model}"]["impacts"]
@@ -601,7 +618,8 @@ $$M\ddot q = Q - \Psi_q^\mathsf{T}\lambda_n - \Gamma_q^\mathsf{T}\lambda'_\tau,\
 \qquad (79)$$
 
 with μ from eq (68) (see notebook 04) and N from the coupled slip solve (75) with c = −μ. Its only events
-are CONTACT-ON (jump, then z = 0; N ≤ 0 → FREE) and SEPARATE (z = 0).
+are CONTACT-ON (jump, then z = 0; N ≤ 0 → FREE: with a positive Painlevé margin, N ≤ 0 means exactly
+that the contact opens by itself) and SEPARATE (z = 0).
 
 **Painlevé risk (§7.4).** The denominator of the slip solve is ≈ $\Psi_qM^{-1}\Psi_q^\mathsf{T}(1 + c\,k)$ with
 k = tan(α − θ) ≈ 0.157. Right after onset μ ≈ σ1 v_t, so a tip sliding up-slope faster than about 6 cm/s
@@ -637,15 +655,14 @@ for k, (a, b) in enumerate(zip(res.impacts, hyb.impacts), 1):
 NB05.insert(7, md("""
 ### Unified against hybrid LuGre (claim C1)
 
-The hybrid model never enters stick in these impacts (notebook 04), so both integrate the same slip
-equations. In the first impact the hybrid model does not even run a stick test, and the two runs are
-identical to the last bit. In the second impact the hybrid model stops at v_t = 0 crossings to run stick
-tests that fail, and most of those end in micro-impacts (N ≤ 0, a new flight and a new jump microseconds
-later): its contact is split into many more episodes than the unified model's. Each
-split restarts the integration and resets z at the separation, so the paths part slightly: the energy lost
-in impact 2 agrees to about 1e-5 J, the rebound afterwards differs by a few tenths of a percent to a few
-percent. Pointwise comparisons of N, F_t or E *during* an impact chain are dominated by the timing of
-those micro-impacts and say little (this is what makes claim C1 fail in notebook 06)."""))
+The hybrid model never enters stick in these impacts (notebook 04): every mode selection finds slip the
+only consistent state, and in slip z keeps its value, so both models integrate the same equations. Up to
+the second impact the two runs are identical to the last bit. In the second impact the hybrid model stops
+at each v_t = 0 crossing for a mode selection, which restarts the integration with slip again: the
+contacts, separations and micro-impacts happen at the same instants as in the unified run, and the states
+agree to round-off at first. Over the whole 2 s these round-off differences grow (the later, small
+bounces of a beam settling on the slope are sensitive to them), so pointwise comparisons late in the run
+say little about the friction models; impact by impact the two agree to several digits (notebook 06)."""))
 
 # --------------------------------------------------------------------------- 06
 FIGURE_PAIRS = [("fig04_theta", "fig05_theta_dot"), ("fig06_tip_deflection", "fig07_tipY"),
@@ -678,11 +695,12 @@ The claims table below is generated from our runs; the main differences, and why
   constraint is nearly redundant with the hinge for an axially rigid beam ([docs/model.md §14](../docs/model.md#14-what-the-model-can-and-cannot-do)). The
   paper's stick intervals (Fig 12) and its stick-based explanations (C16, C20) are not reproduced.
 * **Therefore the hybrid and unified LuGre models integrate the same slip equations.** They are identical
-  through the first impact and agree impact by impact to 3–4 digits in energy lost and peak force
-  (notebook 05). The claims table still reports large *pointwise* differences between them (C1, C18):
-  the hybrid model's failed stick tests split later impacts into chains of micro-impacts whose timing
-  differs, and the hybrid runs stop early at the event cap (run status below), so the comparison is
-  partly made on partial runs.
+  through the first impact and agree impact by impact to several digits in energy lost and peak force
+  (notebook 05). Every mode selection of the hybrid models had exactly one consistent candidate: slip,
+  never stick, and for Coulomb always in the direction opposite to the stick trial's friction. The
+  claims table still reports large *pointwise* differences between the LuGre pair late in the run (C1,
+  C18): the hybrid model's slip stops restart the integration, and the round-off differences this makes
+  grow while the beam settles on the slope with many small bounces.
 * **The velocity jump dominates the energy loss.** At e = 0 the jump takes about 0.57 J in the first
   impact; friction work is a few percent of that. Friction matters through the rebound it changes, so
   Coulomb and LuGre drift apart from the second impact on, but not in the pattern the paper describes
