@@ -247,3 +247,21 @@ def test_no_micro_impact_chain_through_1_5_s():
     # no two jumps within a microsecond
     tj = np.array([j["t"] for j in res.jumps])
     assert np.min(np.diff(tj)) > 1e-6
+
+
+@pytest.mark.parametrize("case, model, t_end", [("3.2", "hybrid_coulomb", "3"), ("3.2", "hybrid_lugre", "3"),
+                                                ("3.1", "hybrid_coulomb", "2")])
+def test_command_line_hybrid_runs_reach_t_end(tmp_path, capsys, case, model, t_end):
+    """The paper's cases run to the end from the command line, with fewer than 1000 events and
+    the energy audit closed to 1e-6 E0."""
+    import json
+    from flexlib.cli import main
+    out = tmp_path / "out.json"
+    code = main(["simulate", "--case", case, "--model", model, "--t-end", t_end, "--json", str(out),
+                 "--quiet"])
+    assert code == 0
+    d = json.loads(out.read_text())
+    assert d["success"] and d["message"] == "reached t_end"
+    assert d["stats"]["n_events"] < 1000
+    assert d["energy"]["audit_residual_max"] <= 1e-6 * d["energy"]["initial"]
+    assert d["selections"]["n_selections"] == d["selections"]["selections_unique"] > 0
