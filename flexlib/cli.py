@@ -1,4 +1,4 @@
-"""Command line: ``python -m flexlib simulate | figures | notebooks``.
+"""Command line: ``python -m flexlib simulate | sweep | figures | notebooks``.
 
 User errors (unknown case or model, a parameter out of range) print one line and exit 2;
 a run that stops with :class:`~flexlib.simulate.SimulationError` prints one line, still writes
@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
         lo, hi, _a, _b, kind, unit = RANGES[name]
         s.add_argument("--" + name.replace("_", "-"), dest="p_" + name, default=None,
                        help=f"{name} [{unit}]")
+    _add_sweep_parser(sub)
     f = sub.add_parser("figures", help="regenerate every figure, claims.md and the cached studies")
     f.add_argument("--out", default="figures", help="output folder (default figures/)")
     f.add_argument("--only", default=None, help="comma-separated figure names (default: all)")
@@ -125,12 +126,102 @@ def _cmd_simulate(a) -> int:
     return code
 
 
+def _add_sweep_parser(sub):
+    w = sub.add_parser("sweep", help="run models over a grid of parameters (in parallel) and save a netCDF file",
+                       description="Run every model at every point of the product of the --grid "
+                       "values and write the metrics (per-impact times, peak forces, energy lost, "
+                       "stick time, status, ...) as an xarray Dataset to a netCDF file.")
+    w.add_argument("--case", default="3.2", help="paper case: 3.1 (A) or 3.2 (B); default 3.2")
+    w.add_argument("--model", action="append", default=None,
+                   help="model(s), repeated or comma-separated: frictionless, hybrid_coulomb, "
+                        "hybrid_lugre, lugre; default lugre")
+    w.add_argument("--grid", action="append", default=[], metavar="NAME=VALUES",
+                   help="a swept parameter: NAME=start:stop:num (linear), NAME=start:stop:num:log, "
+                        "or NAME=v1,v2,...; repeat for more dimensions")
+    w.add_argument("--t-end", default="2.0", help="end time of every run [s], default 2")
+    w.add_argument("--out", required=True, help="netCDF file to write (.nc)")
+    w.add_argument("--table", default=None, help="also write a table with one row per point (.csv or .parquet)")
+    w.add_argument("--engine", default=None, choices=("serial", "local", "dask"),
+                   help="local: a process per core (default); dask: a Dask cluster (default with --scheduler)")
+    w.add_argument("--scheduler", default=None, help="address of a Dask scheduler, e.g. tcp://host:8786")
+    w.add_argument("--workers", default=None, help="number of worker processes (local engine, or a "
+                                                   "local Dask cluster); default: one per core")
+    w.add_argument("--cache-dir", default=None, help="store finished points here; a rerun computes only the missing ones")
+    w.add_argument("--impacts", default="3", help="per-impact metrics for the first N impacts, default 3")
+    w.add_argument("--no-progress", action="store_true", help="no progress bar")
+    for name in _PARAM_NAMES:
+        w.add_argument("--" + name.replace("_", "-"), dest="p_" + name, default=None,
+                       help=f"fixed {name} [{RANGES[name][5]}]")
+
+
+def _positive_int(option, text):
+    try:
+        v = int(text)
+    except ValueError:
+        raise ValueError(f"{option} {text!r} is not an integer >= 1") from None
+    if v < 1:
+        raise ValueError(f"{option} {text!r} is not an integer >= 1")
+    return v
+
+
+def _cmd_sweep(a) -> int:
+    from .params import paper_case
+    from .sweep import parse_grid_values, sweep, sweep_table
+    overrides = {name: _param_value(name, getattr(a, "p_" + name)) for name in _PARAM_NAMES
+                 if getattr(a, "p_" + name) is not None}
+    case = paper_case(a.case).with_(**overrides)
+    grid = {}
+    for item in a.grid:
+        name, sep, values = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise ValueError(f"--grid {item!r}: expected NAME=start:stop:num[:log] or NAME=v1,v2,...")
+        if name in grid:
+            raise ValueError(f"--grid {name} is given twice")
+        grid[name] = parse_grid_values(name, values)
+    models = [m for text in (a.model or ["lugre"]) for m in text.split(",") if m.strip()]
+    try:
+        t_end = float(a.t_end)
+    except ValueError:
+        raise ValueError(f"parameter 't_end' = {a.t_end!r} is not a number: valid range is "
+                         "(0, 1000] s") from None
+    workers = None if a.workers is None else _positive_int("--workers", a.workers)
+    impacts = _positive_int("--impacts", a.impacts)
+    engine = a.engine or ("dask" if a.scheduler else "local")
+    out = Path(a.out).expanduser()
+    for opt, path in (("--out", a.out), ("--table", a.table)):
+        if path and not Path(path).expanduser().resolve().parent.is_dir():
+            raise ValueError(f"{opt} {path!r}: the directory {str(Path(path).parent)!r} does not exist")
+    if a.table and Path(a.table).suffix.lower() not in (".csv", ".parquet"):
+        raise ValueError(f"--table {a.table!r}: use a .csv or .parquet name")
+    ds = sweep(case, models, grid, t_end=t_end, engine=engine, scheduler=a.scheduler, workers=workers,
+               cache_dir=a.cache_dir, impacts=impacts, progress=not a.no_progress)
+    try:
+        ds.to_netcdf(out, engine="h5netcdf")
+        if a.table:
+            sweep_table(ds, a.table)
+    except OSError as err:
+        raise ValueError(f"cannot write {err.filename or a.out!r}: {err.strerror or err}") from None
+    st = ds["status"].values.ravel()
+    n_ok = int((st == "ok").sum())
+    stopped = int(sum(s.startswith("stopped") for s in st))
+    print(f"flexlib sweep: {st.size} points ({ds.attrs['n_computed']} computed, "
+          f"{ds.attrs['n_cached']} from the cache): {n_ok} ok, {stopped} stopped, "
+          f"{st.size - n_ok - stopped} invalid or not run; wrote {a.out}")
+    if ds.attrs["interrupted"]:
+        sys.stderr.write("flexlib: sweep interrupted: the points that finished were written\n")
+        return 130
+    return 0
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     try:
         a = parser.parse_args(argv)
         if a.command == "simulate":
             return _cmd_simulate(a)
+        if a.command == "sweep":
+            return _cmd_sweep(a)
         if a.command == "figures":
             from .figures import make_all
             make_all(a.out, only=a.only.split(",") if a.only else None, studies=not a.no_studies)
