@@ -7,21 +7,12 @@ under nbval); the text shows how to scale them up.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from nbformat.v4 import new_notebook
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "notebooks" / "09-parameter-studies.ipynb"
+from build_notebooks import OUT as NOTEBOOK_DIR, checked, code, md   # scripts/ is on sys.path
 
-
-def md(text):
-    return new_markdown_cell(text.strip("\n"))
-
-
-def code(text):
-    return new_code_cell(text.strip("\n"))
+OUT = NOTEBOOK_DIR / "09-parameter-studies.ipynb"
 
 
 CELLS = [
@@ -88,8 +79,7 @@ for model in study.model.values:
                                return_counts=True)
     print(f"{model}:", "; ".join(f"{n} x {v}" for v, n in zip(values, counts)))
 """),
-    code(r"""
-# NBVAL_CHECK_OUTPUT
+    checked(r"""
 lugre = study.sel(model="lugre")
 for k in (1, 2):
     print(f"unified LuGre, energy lost in impact {k} [J]  (rows mu_d, columns sigma0 [1/m])")
@@ -191,8 +181,7 @@ for ax in axes:
     ax.legend()
 plt.show()
 """),
-    code(r"""
-# NBVAL_CHECK_OUTPUT
+    checked(r"""
 print("N   " + "".join(f"{m:>28}" for m in modes.model.values))
 print("    " + "   peak N [N]  lost [J]  status" * 2)
 for n in N_MODES:
@@ -233,8 +222,7 @@ with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard
     on_dask = fl.sweep("3.2", ["frictionless", "lugre"], {"n_modes": N_MODES}, t_end=0.4,
                        scheduler=client, engine="dask", progress=False)
 """),
-    code(r"""
-# NBVAL_CHECK_OUTPUT
+    checked(r"""
 same = on_dask.drop_vars("wall_time").equals(modes.drop_vars("wall_time"))
 print("Dask results identical to the local pool's:", same)
 """),
@@ -267,10 +255,11 @@ process imports the script's main module.
 ]
 
 
-def build() -> Path:
-    nb = new_notebook(cells=CELLS)
-    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    nb.metadata["language_info"] = {"name": "python"}
+def build():
+    nb = new_notebook(cells=CELLS, metadata={
+        "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"}})
+    nbformat.validate(nb)
     nbformat.write(nb, OUT)
     return OUT
 
