@@ -6,9 +6,8 @@ The study: unified LuGre on case 3.2, 0..t_end s, an n x n grid of mu_d (0.2..0.
 (1e4..1e7 1/m, logarithmic): 64 points by default.  Engines:
 
 * serial: ``engine="serial"`` in this (warm) process, the reference;
-* local: ``engine="local"``, ``workers`` processes.  "first" is the first local sweep of the process
-  (it starts the fork server, which loads the compiled kernels once); "again" is a second sweep,
-  which only forks new workers from the warm server;
+* local: ``engine="local"``, ``workers`` processes forked from the (warm) fork server, which the
+  start-up measurement below has already started;
 * dask: ``engine="dask"``.  "own cluster" lets the sweep start (and close) a LocalCluster of
   ``workers`` processes; "running cluster" passes a Client of a cluster that is already up and warm.
 
@@ -19,6 +18,10 @@ sum of the points' simulation times / (workers x engine wall): the share of the 
 simulating.  On an idle machine efficiency and utilisation agree; on a shared machine the points
 themselves run slower in parallel (other jobs take cores), which lowers the efficiency but not the
 utilisation, so the utilisation is the engine's own number.
+Start-up: the wall time of a sweep of ``workers`` trivial points (0.01 s of free flight) for each
+process start method of the local pool: spawn, fork, and forkserver (flexlib's default; "first"
+starts the server, which loads the kernels once, "again" reuses it).  Run first, in a process
+that has not started a fork server yet.
 Every engine's Dataset is checked to equal the serial one (all variables but wall_time).
 Writes benchmarks/results/sweep.json and sweep.txt.
 """
@@ -48,12 +51,22 @@ def main():
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--t-end", type=float, default=0.75)
     ap.add_argument("--n", type=int, default=8, help="values per grid axis (n x n points)")
-    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
     import xarray as xr
     from distributed import Client, LocalCluster
 
     m = machine()
+    sweep_mod = importlib.import_module("flexlib.sweep")
+    startup = {}
+    for method, label in (("spawn", "spawn"), ("fork", "fork"), ("forkserver", "forkserver, first"),
+                          ("forkserver", "forkserver, again")):
+        sweep_mod.START_METHOD = method
+        t0 = time.perf_counter()
+        fl.sweep("3.2", "frictionless", {"mu_d": [0.1 * (k + 1) for k in range(a.workers)]}, t_end=0.01,
+                 engine="local", workers=a.workers, progress=False)
+        startup[label] = time.perf_counter() - t0
+    sweep_mod.START_METHOD = None
     grid = {"mu_d": np.linspace(0.2, 0.5, a.n).tolist(), "sigma0": np.geomspace(1e4, 1e7, a.n).tolist()}
     n_pts = a.n * a.n
     warm_s = warm_up()
@@ -69,11 +82,9 @@ def main():
     for _ in range(a.repeat):
         wall, ref = run("serial", grid, a.t_end)
         record("serial", wall, ref, 1)
-    wall, ds = run("local", grid, a.t_end, workers=a.workers)
-    record("local, first", wall, ds, a.workers, ref)
     for _ in range(a.repeat):
         wall, ds = run("local", grid, a.t_end, workers=a.workers)
-        record("local, again", wall, ds, a.workers, ref)
+        record("local", wall, ds, a.workers, ref)
     for _ in range(a.repeat):
         wall, ds = run("dask", grid, a.t_end, workers=a.workers)
         record("dask, own cluster", wall, ds, a.workers, ref)
@@ -107,10 +118,13 @@ def main():
         lines.append(f"| {r['engine']} | {r['workers']} | {r['wall_s']:.2f} | {r['points_per_s']:.2f} | "
                      f"{r['efficiency']:.2f} | {r['utilisation']:.2f} | {1e3 * r['sim_s_per_point']:.0f} | "
                      f"{r['overhead_ms_per_point']:.0f} | {r['runs']} |")
+    lines += ["", f"Start-up of the local pool ({a.workers} workers, {a.workers} trivial points), by start method:", "",
+              "| start method | wall [s] |", "|---|---:|"]
+    lines += [f"| {k} | {v:.2f} |" for k, v in startup.items()]
     text = "\n".join(lines)
     print(text)
     write_json("sweep", dict(machine=m, n_points=n_pts, t_end=a.t_end, workers=a.workers,
-                             warm_up_s=warm_s, rows=table))
+                             warm_up_s=warm_s, rows=table, startup_s=startup))
     (RESULTS / "sweep.txt").write_text(text + "\n")
 
 
