@@ -17,7 +17,10 @@ not simulation (start-up, transfer, scheduling, idle tail), as seen by the pool.
 sum of the points' simulation times / (workers x engine wall): the share of the workers' time spent
 simulating.  On an idle machine efficiency and utilisation agree; on a shared machine the points
 themselves run slower in parallel (other jobs take cores), which lowers the efficiency but not the
-utilisation, so the utilisation is the engine's own number.
+utilisation, so the utilisation is the engine's own number.  Efficiency, idle estimate =
+utilisation x (serial CPU time per point / this engine's CPU time per point): what the efficiency
+would be if every worker had a core to itself (CPU time, unlike wall time, does not grow when other
+jobs share the cores).
 Start-up: the wall time of a sweep of ``workers`` trivial points (0.01 s of free flight) for each
 process start method of the local pool: spawn, fork, and forkserver (flexlib's default; "first"
 starts the server, which loads the kernels once, "again" reuses it).  Run first, in a process
@@ -37,6 +40,8 @@ from _common import RESULTS, machine, machine_line, warm_up, write_json
 import numpy as np
 
 import flexlib as fl
+
+TIMINGS = ["wall_time", "cpu_time"]
 
 
 def run(engine, grid, t_end, **kw):
@@ -74,9 +79,10 @@ def main():
 
     def record(name, wall, ds, workers, ref=None):
         sim = float(ds.wall_time.sum())
+        cpu = float(ds.cpu_time.sum())
         if ref is not None:
-            xr.testing.assert_equal(ds.drop_vars("wall_time"), ref.drop_vars("wall_time"))
-        rows.setdefault(name, []).append(dict(wall_s=wall, sim_s=sim, workers=workers))
+            xr.testing.assert_equal(ds.drop_vars(TIMINGS), ref.drop_vars(TIMINGS))
+        rows.setdefault(name, []).append(dict(wall_s=wall, sim_s=sim, cpu_s=cpu, workers=workers))
 
     ref = None
     for _ in range(a.repeat):
@@ -99,24 +105,29 @@ def main():
 
     serial_wall = statistics.median(r["wall_s"] for r in rows["serial"])
     serial_sim = statistics.median(r["sim_s"] for r in rows["serial"])
+    serial_cpu = statistics.median(r["cpu_s"] for r in rows["serial"])
     table = []
     for name, rs in rows.items():
         wall = statistics.median(r["wall_s"] for r in rs)
         sim = statistics.median(r["sim_s"] for r in rs)
+        cpu = statistics.median(r["cpu_s"] for r in rs)
         w = rs[0]["workers"]
         table.append(dict(engine=name, workers=w, runs=len(rs), wall_s=wall, points_per_s=n_pts / wall,
                           efficiency=serial_wall / (w * wall),
                           overhead_ms_per_point=1e3 * (w * wall - sim) / n_pts,
                           utilisation=sim / (w * wall),
+                          cpu_ms_per_point=1e3 * cpu / n_pts,
+                          efficiency_idle_estimate=sim / (w * wall) * serial_cpu / cpu,
                           sim_s_per_point=sim / n_pts, wall_all_s=[r["wall_s"] for r in rs]))
     lines = [f"# flexlib.sweep: {n_pts}-point lugre sweep (mu_d x sigma0), case 3.2, t_end = {a.t_end} s",
              machine_line(m), f"warm-up of this process: {warm_s:.2f} s; serial simulation time per point "
              f"{1e3 * serial_sim / n_pts:.0f} ms (median)", "",
-             "| engine | workers | wall [s] | points/s | parallel efficiency | utilisation | simulation per point [ms] | overhead per point [ms] | runs |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| engine | workers | wall [s] | points/s | parallel efficiency | utilisation | efficiency, idle estimate | simulation per point, wall / CPU [ms] | overhead per point [ms] | runs |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in table:
         lines.append(f"| {r['engine']} | {r['workers']} | {r['wall_s']:.2f} | {r['points_per_s']:.2f} | "
-                     f"{r['efficiency']:.2f} | {r['utilisation']:.2f} | {1e3 * r['sim_s_per_point']:.0f} | "
+                     f"{r['efficiency']:.2f} | {r['utilisation']:.2f} | {r['efficiency_idle_estimate']:.2f} | "
+                     f"{1e3 * r['sim_s_per_point']:.0f} / {r['cpu_ms_per_point']:.0f} | "
                      f"{r['overhead_ms_per_point']:.0f} | {r['runs']} |")
     lines += ["", f"Start-up of the local pool ({a.workers} workers, {a.workers} trivial points), by start method:", "",
               "| start method | wall [s] |", "|---|---:|"]

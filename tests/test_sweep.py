@@ -27,8 +27,8 @@ T_END = 0.4
 GRID = {"mu_d": [0.3, 0.4], "sigma0": [1e4, 1e6]}
 
 
-def _no_wall(ds):
-    return ds.drop_vars("wall_time")
+def _no_timings(ds):
+    return ds.drop_vars(["wall_time", "cpu_time"])
 
 
 def _run_attrs(ds):
@@ -71,7 +71,7 @@ def test_2x2_sweep_equals_four_direct_simulate_calls(local_2x2):
 
 def test_serial_engine_is_bit_identical_to_local(local_2x2):
     ds = fl.sweep("3.2", "lugre", GRID, t_end=T_END, engine="serial", progress=False)
-    xr.testing.assert_equal(_no_wall(ds), _no_wall(local_2x2))
+    xr.testing.assert_equal(_no_timings(ds), _no_timings(local_2x2))
     assert _run_attrs(ds) == _run_attrs(local_2x2)
 
 
@@ -89,7 +89,7 @@ def test_dask_local_cluster_is_bit_identical(local_2x2):
             assert client.status == "running"          # a Client we made is left open
     finally:
         cluster.close()
-    xr.testing.assert_equal(_no_wall(ds), _no_wall(local_2x2))
+    xr.testing.assert_equal(_no_timings(ds), _no_timings(local_2x2))
     assert _run_attrs(ds) == _run_attrs(local_2x2)
     assert ds.attrs["engine"] == "dask"
 
@@ -140,13 +140,13 @@ def test_resume_runs_no_simulation(tmp_path, monkeypatch):
                      cache_dir=tmp_path, progress=False)
     assert calls == []
     assert again.attrs["n_computed"] == 0 and again.attrs["n_cached"] == 4
-    xr.testing.assert_identical(again.drop_attrs(), first.drop_attrs())   # wall times too: cached
+    xr.testing.assert_identical(again.drop_attrs(), first.drop_attrs())   # timings too: cached
     # one missing point: exactly one simulation
     sorted(tmp_path.glob("*.json"))[0].unlink()
     third = fl.sweep("3.2", ["frictionless", "lugre"], grid, t_end=T_END, engine="serial",
                      cache_dir=tmp_path, progress=False)
     assert len(calls) == 1 and third.attrs["n_cached"] == 3
-    xr.testing.assert_equal(_no_wall(third), _no_wall(first))
+    xr.testing.assert_equal(_no_timings(third), _no_timings(first))
     # another t_end is another key
     fl.sweep("3.2", "frictionless", {"mu_d": [0.3]}, t_end=0.35, engine="serial",
              cache_dir=tmp_path, progress=False)
@@ -251,7 +251,7 @@ def test_cli_sweep_writes_the_same_dataset(local_2x2, tmp_path):
     assert p.returncode == 0, p.stderr
     assert "4 points" in p.stdout and "4 ok" in p.stdout
     with xr.open_dataset(tmp_path / "study.nc", engine="h5netcdf") as ds:
-        xr.testing.assert_equal(_no_wall(ds.load()), _no_wall(local_2x2))
+        xr.testing.assert_equal(_no_timings(ds.load()), _no_timings(local_2x2))
     assert (tmp_path / "study.csv").read_text().startswith("model,mu_d,sigma0,")
 
 
