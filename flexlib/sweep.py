@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import logging
 import math
 import os
 import signal
@@ -342,8 +343,11 @@ def _run_dask(tasks, on_done, workers=None, scheduler=None):
                 raise ValueError(f"cannot connect to the Dask scheduler {str(scheduler)!r}: {err}") from None
         else:
             n = max(1, min(int(workers or _cpu_count()), len(tasks)))
+            # loopback only, no dashboard; its logs are silenced because closing it right
+            # after the sweep makes workers log their lost heartbeats as errors
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address=None)
+                                   host="127.0.0.1", dashboard_address=None,
+                                   silence_logs=logging.CRITICAL)
             client = Client(cluster)
         client.run(warm_worker)
         futures = client.map(_run_task, tasks, pure=False)
@@ -386,7 +390,8 @@ def sweep(case, models, grid, *, t_end, metrics=None, engine="local", scheduler=
 
     ``engine``: ``"local"`` (a process pool, ``workers`` processes, default one per core),
     ``"dask"`` (``scheduler``: an address or a ``distributed.Client``; with neither, a
-    ``LocalCluster`` of ``workers`` processes on 127.0.0.1) or ``"serial"``.  The values do not
+    ``LocalCluster`` of ``workers`` processes on 127.0.0.1) or ``"serial"``.  Giving a
+    ``scheduler`` selects ``"dask"``.  The values do not
     depend on the engine.  ``cache_dir``: store finished points there and reuse them on a rerun.
     ``progress``: show a progress bar (tqdm; the widget form in a notebook).
 
@@ -397,8 +402,10 @@ def sweep(case, models, grid, *, t_end, metrics=None, engine="local", scheduler=
     import xarray as xr
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; valid engines: {', '.join(ENGINES)}")
-    if scheduler is not None and engine != "dask":
-        raise ValueError(f"a scheduler is only used by engine 'dask', not {engine!r}")
+    if scheduler is not None:
+        if engine == "serial":
+            raise ValueError("a scheduler is only used by engine 'dask', not 'serial'")
+        engine = "dask"             # the one-argument switch: a scheduler means Dask
     if workers is not None and (isinstance(workers, bool) or int(workers) != workers or workers < 1):
         raise ValueError(f"parameter 'workers' = {workers!r} is invalid: valid range is an integer >= 1")
     if isinstance(impacts, bool) or int(impacts) != impacts or impacts < 1:

@@ -171,6 +171,31 @@ def test_interrupt_returns_the_finished_points(tmp_path, monkeypatch):
     assert len(list(tmp_path.glob("*.json"))) == 2      # what finished is kept for a rerun
 
 
+def test_ctrl_c_stops_a_local_sweep_and_returns_what_finished(tmp_path):
+    """SIGINT (Ctrl-C, a notebook's interrupt) while the pool works: the sweep returns at once
+    with the finished points (also in the cache) and 'not run' for the rest."""
+    import signal
+    import threading
+    import time
+
+    def interrupt_after_first_point():
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not list(tmp_path.glob("*.json")):
+            time.sleep(0.02)
+        os.kill(os.getpid(), signal.SIGINT)
+    n = 16
+    watcher = threading.Thread(target=interrupt_after_first_point, daemon=True)
+    watcher.start()
+    ds = fl.sweep("3.2", "lugre", {"mu_d": np.linspace(0.1, 0.5, n).tolist()}, t_end=2.0,
+                  engine="local", workers=2, cache_dir=tmp_path, progress=False)
+    watcher.join(10)
+    status = list(ds.status.values.ravel())
+    n_ok = status.count("ok")
+    assert ds.attrs["interrupted"] == 1
+    assert 1 <= n_ok < n and status.count("not run") == n - n_ok
+    assert len(list(tmp_path.glob("*.json"))) in (n_ok - 1, n_ok)   # the last write may be cut
+
+
 def test_netcdf_round_trip(local_2x2, tmp_path):
     path = tmp_path / "study.nc"
     local_2x2.to_netcdf(path, engine="h5netcdf")
@@ -211,7 +236,7 @@ def test_int_and_angle_parameters_and_metric_selection():
     (dict(t_end=0), ["'t_end'", "(0, 1000] s"]),
     (dict(metrics=["peak"]), ["unknown metric 'peak'", "energy_lost"]),
     (dict(workers=0), ["'workers'"]),
-    (dict(scheduler="tcp://127.0.0.1:8786"), ["scheduler", "'dask'"]),
+    (dict(scheduler="tcp://127.0.0.1:8786"), ["scheduler", "'dask'", "'serial'"]),
 ])
 def test_bad_input_is_refused_before_any_run(kwargs, words, monkeypatch):
     monkeypatch.setattr(sweep_mod, "simulate", lambda *a, **k: pytest.fail("simulated"))
