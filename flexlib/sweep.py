@@ -390,14 +390,15 @@ def sweep(case, models, grid, *, t_end, metrics=None, engine="local", scheduler=
 
     ``engine``: ``"local"`` (a process pool, ``workers`` processes, default one per core),
     ``"dask"`` (``scheduler``: an address or a ``distributed.Client``; with neither, a
-    ``LocalCluster`` of ``workers`` processes on 127.0.0.1) or ``"serial"``.  Giving a
-    ``scheduler`` selects ``"dask"``.  The values do not
-    depend on the engine.  ``cache_dir``: store finished points there and reuse them on a rerun.
+    ``LocalCluster`` of ``workers`` processes on 127.0.0.1) or ``"serial"``; giving a
+    ``scheduler`` selects ``"dask"``.  The values do not depend on the engine.  In a script, call
+    ``sweep`` under ``if __name__ == "__main__":`` (the workers import the main module).
+    ``cache_dir``: store finished points there and reuse them on a rerun.
     ``progress``: show a progress bar (tqdm; the widget form in a notebook).
 
     The Dataset's attributes record the base parameters (``parameters``, JSON), the grid,
     ``t_end``, the flexlib version and how the points were obtained (``n_computed``, ``n_cached``,
-    ``n_failed``, ``interrupted``).
+    ``n_failed``, ``n_not_run``, ``interrupted``).
     """
     import xarray as xr
     if engine not in ENGINES:
@@ -443,7 +444,8 @@ def sweep(case, models, grid, *, t_end, metrics=None, engine="local", scheduler=
 
     def on_done(i, record):
         records[i] = record
-        cache.put(keys[i], record) if keys[i] else None
+        if keys[i] is not None:
+            cache.put(keys[i], record)
         counts["computed"] += 1
         if record["status"] != "ok":
             counts["failed"] += 1
@@ -465,7 +467,8 @@ def sweep(case, models, grid, *, t_end, metrics=None, engine="local", scheduler=
         title="flexlib parameter study", flexlib_version=__version__, case=base.name,
         parameters=json.dumps(base.as_dict()), grid=json.dumps(axes), models=",".join(model_list),
         t_end=t_end, engine=engine, n_points=n, n_computed=counts["computed"], n_cached=n_cached,
-        n_failed=sum(r["status"] != "ok" for r in records), interrupted=int(interrupted))
+        n_failed=sum(r["status"] not in ("ok", NOT_RUN) for r in records),
+        n_not_run=sum(r["status"] == NOT_RUN for r in records), interrupted=int(interrupted))
     return _dataset(xr, model_list, axes, records, chosen, int(impacts), attrs)
 
 

@@ -166,7 +166,7 @@ def test_interrupt_returns_the_finished_points(tmp_path, monkeypatch):
     ds = fl.sweep("3.2", "frictionless", {"mu_d": [0.1, 0.2, 0.3, 0.4]}, t_end=T_END,
                   engine="serial", cache_dir=tmp_path, progress=False)
     assert list(ds.status.values.ravel()) == ["ok", "ok", "not run", "not run"]
-    assert ds.attrs["interrupted"] == 1
+    assert ds.attrs["interrupted"] == 1 and ds.attrs["n_not_run"] == 2 and ds.attrs["n_failed"] == 0
     assert np.all(np.isnan(ds.energy_lost.values[0, 2:]))
     assert len(list(tmp_path.glob("*.json"))) == 2      # what finished is kept for a rerun
 
