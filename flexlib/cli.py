@@ -150,7 +150,7 @@ def _add_sweep_parser(sub):
     w.add_argument("--impacts", default="3", help="per-impact metrics for the first N impacts, default 3")
     w.add_argument("--no-progress", action="store_true", help="no progress bar")
     for name in _PARAM_NAMES:
-        w.add_argument("--" + name.replace("_", "-"), dest="p_" + name, default=None,
+        w.add_argument("--" + name.replace("_", "-"), dest="p_" + name, default=None, metavar="VALUE",
                        help=f"fixed {name} [{RANGES[name][5]}]")
 
 

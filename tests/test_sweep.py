@@ -270,13 +270,16 @@ def _cli(*argv, cwd):
 
 
 def test_cli_sweep_writes_the_same_dataset(local_2x2, tmp_path):
-    p = _cli("--case", "3.2", "--model", "lugre", "--grid", "mu_d=0.3,0.4", "--grid",
+    p = _cli("--case", "3.2", "--model", "lugre", "--model", "frictionless", "--grid", "mu_d=0.3,0.4", "--grid",
              "sigma0=1e4:1e6:2:log", "--t-end", str(T_END), "--workers", "2", "--out", "study.nc",
              "--table", "study.csv", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
-    assert "4 points" in p.stdout and "4 ok" in p.stdout
+    assert "8 points" in p.stdout and "8 ok" in p.stdout
     with xr.open_dataset(tmp_path / "study.nc", engine="h5netcdf") as ds:
-        xr.testing.assert_equal(_no_timings(ds.load()), _no_timings(local_2x2))
+        ds = ds.load()
+    assert list(ds.model.values) == ["lugre", "frictionless"]
+    xr.testing.assert_equal(_no_timings(ds.sel(model=["lugre"])), _no_timings(local_2x2))
+    assert ds.attrs["models"] == "lugre,frictionless"
     assert (tmp_path / "study.csv").read_text().startswith("model,mu_d,sigma0,")
 
 
