@@ -5,3 +5,4 @@ from .params import (BeamParams, SlopeParams, CoulombParams, LuGreParams, Solver
 from .beam import BeamModel  # noqa: F401,E402
 from .simulate import simulate, SimulationError, MODELS, canonical_model, spin_up_profile  # noqa: F401,E402
 from .result import SimulationResult, load_result  # noqa: F401,E402
+from .sweep import sweep, sweep_table  # noqa: F401,E402

@@ -3,4 +3,6 @@ import sys
 
 from .cli import main
 
-sys.exit(main())
+# Guarded: the worker processes of a sweep (spawn / forkserver) import the main module again.
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,4 +1,4 @@
-"""Command line: ``python -m flexlib simulate | compare | figures | notebooks``.
+"""Command line: ``python -m flexlib simulate | compare | sweep | figures | notebooks``.
 
 User errors (unknown case or model, a parameter out of range) print one line and exit 2;
 a run that stops with :class:`~flexlib.simulate.SimulationError` prints one line, still writes
@@ -116,6 +116,11 @@ def _add_run_options(s, *, compare: bool):
                         f"README);{per_model} default: not written")
     s.add_argument("--quiet", action="store_true",
                    help="print neither the impacts nor the progress line; default: off")
+    _add_param_options(s)
+
+
+def _add_param_options(s):
+    """One option per parameter, in the parameters' groups, with description, range and default."""
     defaults, defaults_31 = _flat_params(paper_case("3.2")), _flat_params(paper_case("3.1"))
     for title, cls in zip(_PARAM_GROUPS, _PARAM_CLASSES):
         g = s.add_argument_group(f"parameters: {title} (default: the case's value)")
@@ -161,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "model, then each run's final energy,\naudit residual, wall time and status.  "
                     "A model that stops is reported and the others still run\n(exit 3 if any "
                     "stopped).")
+    _add_sweep_parser(sub)
     f = sub.add_parser("figures", help="regenerate every figure, claims.md and the cached studies",
                        formatter_class=_Formatter)
     f.add_argument("--out", default="figures", metavar="DIR", help="output folder; default figures")
@@ -360,6 +366,100 @@ def compare_table(runs: dict, *, case_name: str = "", t_end: float | None = None
     return "\n".join(rows)
 
 
+def _add_sweep_parser(sub):
+    w = sub.add_parser("sweep", help="run models over a grid of parameters (in parallel) and save a netCDF file",
+                       formatter_class=_Formatter,
+                       usage="python -m flexlib sweep [--model MODEL] --grid NAME=VALUES --out NC_PATH [options]",
+                       description="Run every model at every point of the product of the --grid "
+                       "values and write the metrics (per-impact times, peak forces, energy lost, "
+                       "stick time, status, ...) as an xarray Dataset to a netCDF file.")
+    w.add_argument("--case", default="3.2", metavar="CASE",
+                   help="case of the paper's section 3: 3.1 (or A) or 3.2 (or B); default 3.2")
+    w.add_argument("--model", action="append", default=None, metavar="MODEL",
+                   help="model(s), repeated or comma-separated: frictionless, hybrid_coulomb, "
+                        "hybrid_lugre, lugre; default lugre")
+    w.add_argument("--grid", action="append", default=[], metavar="NAME=VALUES",
+                   help="a swept parameter: NAME=start:stop:num (linear), NAME=start:stop:num:log, "
+                        "or NAME=v1,v2,...; repeat for more dimensions; default: none (one point)")
+    w.add_argument("--t-end", default="2.0", metavar="T_END", help="end time of every run; (0, 1000] s; default 2 s")
+    w.add_argument("--out", required=True, metavar="NC_PATH", help="netCDF file to write (.nc); required")
+    w.add_argument("--table", default=None, metavar="TABLE_PATH",
+                   help="also write a table with one row per point (.csv or .parquet); default: not written")
+    w.add_argument("--engine", default=None, choices=("serial", "local", "dask"),
+                   help="serial, local (a process per core) or dask (a Dask cluster); default local, "
+                        "or dask with --scheduler")
+    w.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="address of a Dask scheduler, e.g. tcp://host:8786; default: none")
+    w.add_argument("--workers", default=None, metavar="N", help="number of worker processes (local engine, or a "
+                                                   "local Dask cluster); default: one per core")
+    w.add_argument("--cache-dir", default=None, metavar="DIR",
+                   help="store finished points here; a rerun computes only the missing ones; default: none")
+    w.add_argument("--impacts", default="3", metavar="N",
+                   help="per-impact metrics for the first N impacts; default 3")
+    w.add_argument("--no-progress", action="store_true", help="no progress bar; default: off (a bar is shown)")
+    _add_param_options(w)
+
+
+def _positive_int(option, text):
+    try:
+        v = int(text)
+    except ValueError:
+        raise ValueError(f"{option} {text!r} is not an integer >= 1") from None
+    if v < 1:
+        raise ValueError(f"{option} {text!r} is not an integer >= 1")
+    return v
+
+
+def _cmd_sweep(a) -> int:
+    from .params import paper_case
+    from .sweep import parse_grid_values, sweep, sweep_table
+    overrides = {name: _param_value(name, getattr(a, "p_" + name)) for name in _PARAM_NAMES
+                 if getattr(a, "p_" + name) is not None}
+    case = paper_case(a.case).with_(**overrides)
+    grid = {}
+    for item in a.grid:
+        name, sep, values = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise ValueError(f"--grid {item!r}: expected NAME=start:stop:num[:log] or NAME=v1,v2,...")
+        if name in grid:
+            raise ValueError(f"--grid {name} is given twice")
+        grid[name] = parse_grid_values(name, values)
+    models = [m for text in (a.model or ["lugre"]) for m in text.split(",") if m.strip()]
+    try:
+        t_end = float(a.t_end)
+    except ValueError:
+        raise ValueError(f"parameter 't_end' = {a.t_end!r} is not a number: valid range is "
+                         "(0, 1000] s") from None
+    workers = None if a.workers is None else _positive_int("--workers", a.workers)
+    impacts = _positive_int("--impacts", a.impacts)
+    engine = a.engine or ("dask" if a.scheduler else "local")
+    out = Path(a.out).expanduser()
+    for opt, path in (("--out", a.out), ("--table", a.table)):
+        if path and not Path(path).expanduser().resolve().parent.is_dir():
+            raise ValueError(f"{opt} {path!r}: the directory {str(Path(path).parent)!r} does not exist")
+    if a.table and Path(a.table).suffix.lower() not in (".csv", ".parquet"):
+        raise ValueError(f"--table {a.table!r}: use a .csv or .parquet name")
+    ds = sweep(case, models, grid, t_end=t_end, engine=engine, scheduler=a.scheduler, workers=workers,
+               cache_dir=a.cache_dir, impacts=impacts, progress=not a.no_progress)
+    try:
+        ds.to_netcdf(out, engine="h5netcdf")
+        if a.table:
+            sweep_table(ds, a.table)
+    except OSError as err:
+        raise ValueError(f"cannot write {err.filename or a.out!r}: {err.strerror or err}") from None
+    st = ds["status"].values.ravel()
+    n_ok = int((st == "ok").sum())
+    stopped = int(sum(s.startswith("stopped") for s in st))
+    print(f"flexlib sweep: {st.size} points ({ds.attrs['n_computed']} computed, "
+          f"{ds.attrs['n_cached']} from the cache): {n_ok} ok, {stopped} stopped, "
+          f"{st.size - n_ok - stopped} invalid or not run; wrote {a.out}")
+    if ds.attrs["interrupted"]:
+        sys.stderr.write("flexlib: sweep interrupted: the points that finished were written\n")
+        return 130
+    return 0
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     try:
@@ -368,6 +468,8 @@ def main(argv=None) -> int:
             return _cmd_simulate(a)
         if a.command == "compare":
             return _cmd_compare(a)
+        if a.command == "sweep":
+            return _cmd_sweep(a)
         if a.command == "figures":
             from .figures import make_all
             make_all(a.out, only=a.only.split(",") if a.only else None, studies=not a.no_studies)
