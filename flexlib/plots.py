@@ -269,7 +269,9 @@ def provenance(results) -> dict:
 
 
 def save_figure(fig, name: str, outdir, results=None, extra: dict | None = None):
-    """Write ``name``.png and ``name``.svg into ``outdir`` with provenance in their metadata."""
+    """Write ``name``.png and ``name``.svg into ``outdir`` with provenance in their metadata.
+
+    Deterministic: the same figure gives the same bytes (no date, fixed SVG hash salt)."""
     from pathlib import Path
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -277,8 +279,11 @@ def save_figure(fig, name: str, outdir, results=None, extra: dict | None = None)
     if extra:
         prov.update(extra)
     text = json.dumps(prov, sort_keys=True, default=float)
-    fig.savefig(outdir / f"{name}.png", dpi=110, metadata={"Description": text, "Software": "flexlib"})
-    fig.savefig(outdir / f"{name}.svg", metadata={"Description": text, "Creator": "flexlib",
-                                                   "Date": None})
+    # Same figure, same bytes: no date in either file, a fixed software name (no version string
+    # of Matplotlib or of the PNG library), and SVG ids hashed with a fixed salt.
+    with plt.rc_context({"svg.hashsalt": "flexlib"}):
+        fig.savefig(outdir / f"{name}.png", dpi=110, metadata={"Description": text, "Software": "flexlib"})
+        fig.savefig(outdir / f"{name}.svg", metadata={"Description": text, "Creator": "flexlib",
+                                                       "Date": None})
     plt.close(fig)
     return prov
