@@ -113,7 +113,8 @@ def _left_out(results, shown, why: str) -> str:
     gone = [m for m in _as_dict(results) if m not in shown]
     if not gone:
         return ""
-    return f"Not shown: {', '.join(_label(m) for m in gone)} ({why})."
+    names = ", ".join("the frictionless reference" if m == "frictionless" else _label(m) for m in gone)
+    return f"Not shown: {names} ({why})."
 
 
 def _plot_series(ax, results, key, *, window=None, contact_only=False, scale=1.0, models=None):
