@@ -373,6 +373,22 @@ def provenance(results) -> dict:
     return d
 
 
+def _freeze_layout(fig, digits: int = 10):
+    """Run the figure's layout engine once, then fix every axes at its position rounded to
+    ``digits`` decimals of the figure size and switch the engine off.
+
+    Constrained layout's solver can end up a few units in the last place apart from one process
+    to the next (the order in which it meets the axes follows their memory addresses), which
+    changed the SVG's clip-path ids, hashes of the exact axes boxes, from run to run."""
+    if fig.get_layout_engine() is None:
+        return
+    fig.draw_without_rendering()
+    boxes = [(ax, [round(v, digits) for v in ax.get_position().bounds]) for ax in fig.axes]
+    fig.set_layout_engine("none")
+    for ax, box in boxes:
+        ax.set_position(box)
+
+
 def save_figure(fig, name: str, outdir, results=None, extra: dict | None = None):
     """Write ``name``.png and ``name``.svg into ``outdir`` with provenance in their metadata.
 
@@ -385,7 +401,9 @@ def save_figure(fig, name: str, outdir, results=None, extra: dict | None = None)
         prov.update(extra)
     text = json.dumps(prov, sort_keys=True, default=float)
     # Same figure, same bytes: no date in either file, a fixed software name (no version string
-    # of Matplotlib or of the PNG library), and SVG ids hashed with a fixed salt.
+    # of Matplotlib or of the PNG library), SVG ids hashed with a fixed salt, and the layout
+    # frozen at rounded axes positions (the SVG's clip-path ids hash the exact axes boxes).
+    _freeze_layout(fig)
     with plt.rc_context({"svg.hashsalt": "flexlib"}):
         fig.savefig(outdir / f"{name}.png", dpi=110, metadata={"Description": text, "Software": "flexlib"})
         fig.savefig(outdir / f"{name}.svg", metadata={"Description": text, "Creator": "flexlib",
