@@ -1,9 +1,9 @@
-"""The axial-flexibility study (MODEL.md 14): an extension beyond the paper's model.
+"""The axial-flexibility study: an extension beyond the paper's model.
 
 The paper's beam is axially inextensible.  With ``axial_modes = Na >= 1`` the beam gains the
 fixed-free bar modes Psi_j(x) = sqrt(2) sin((2j - 1) pi x / (2L)), the tip can move along the beam
-axis, and the tangential stick constraint is no longer nearly redundant with the hinge (MODEL.md
-7.4), so the hybrid models can actually stick.  This module runs case 3.2 with the three friction
+axis, and the tangential stick constraint is no longer nearly redundant with the hinge, so the
+hybrid models can actually stick.  This module runs case 3.2 with the three friction
 models for several Na and condenses the runs into a JSON-able dict (``axial_study``), which
 ``python -m flexlib figures`` caches in ``figures/data/axial_study.json`` and notebook 07 reads.
 
@@ -124,18 +124,22 @@ def _energies(res):
 
 
 def axial_study(axial_modes=(0, 1, 2, 3), models=FRICTION_MODELS, t_end: float = 1.2,
-                case: str = "3.2", verbose: bool = False) -> dict:
+                case: str = "3.2", verbose: bool = False, timings: dict | None = None) -> dict:
     """Case 3.2 with each friction model and each number of axial modes over [0, t_end].
 
-    Returns a JSON-able dict: ``runs[model][Na]`` with the status, wall time, step and RHS
-    counts, the consistency checks of :func:`run_checks`, the per-impact stick/slip rows of
-    :func:`stick_rows`, the first impact's s, N, F_t, v_t (``first_impact``) and downsampled
-    energies (``energies``); ``claims[Na]`` the paper's claims (flexlib.claims) re-evaluated on
-    the three models with that Na (id -> verdict and value)."""
+    Returns a JSON-able dict: ``runs[model][Na]`` with the status, step and RHS counts, the
+    consistency checks of :func:`run_checks`, the per-impact stick/slip rows of :func:`stick_rows`,
+    the first impact's s, N, F_t, v_t (``first_impact``) and downsampled energies (``energies``);
+    ``claims[Na]`` the paper's claims (flexlib.claims) re-evaluated on the three models with that
+    Na (id -> verdict and value).
+
+    The dict depends only on the code and the arguments (the runs are made one after the other,
+    and no wall time is stored), so the cached JSON is the same after every regeneration; pass a
+    dict as ``timings`` to receive the wall time of each run [s] under "model/Na"."""
     from .claims import evaluate_claims
     study = dict(flexlib_version=__version__, case=case, t_end=t_end, models=list(models),
                  axial_modes=[int(n) for n in axial_modes], runs={m: {} for m in models}, claims={},
-                 note="Extension beyond the paper (MODEL.md 14): axial_modes = 0 is the paper's model.")
+                 note="Extension beyond the paper: axial_modes = 0 is the paper's model.")
     for na in axial_modes:
         results = {}
         for m in models:
@@ -144,7 +148,9 @@ def axial_study(axial_modes=(0, 1, 2, 3), models=FRICTION_MODELS, t_end: float =
             wall = time.perf_counter() - w0
             results[m] = res
             st = res.stats
-            entry = dict(success=res.success, message=err or res.message, wall_s=wall,
+            if timings is not None:
+                timings[f"{m}/{na}"] = wall
+            entry = dict(success=res.success, message=err or res.message,
                          n_steps=st.get("n_steps"), n_rhs=st.get("n_rhs"), t_last=float(res.t[-1]),
                          final_E=float(res.h["E"][-1]), E0=res.E0, checks=run_checks(res),
                          impacts=stick_rows(res), first_impact=_first_impact(res),
@@ -212,7 +218,7 @@ def save_axial_study(study: dict, folder="figures") -> Path:
 
 # ---------------------------------------------------------------------------- analysis helpers
 def stick_geometry(axial_modes=(0, 1, 2, 3), case: str = "3.2", t_before: float = 0.3329) -> list[dict]:
-    """How independent the two contact constraints are (MODEL.md 7.4, 14).
+    """How independent the two contact constraints are (normal and tangential, at the tip).
 
     The beam flies frictionless to ``t_before`` [s] (just before the first contact of case 3.2);
     at that theta, B (and C = C' = 0) the stick matrix S = A M^-1 A^T, A = [Psi_q; Gamma_q], is
@@ -319,13 +325,17 @@ def _na_label(study, model, na):
 
 def fig_axial_first_impact(study: dict):
     """The paper's Fig 12 with axial modes: first impact's tangential displacement s - s(t_c) [mm],
-    normal force N [N] and friction force F_t [N] per model, one colour per Na, stick shaded."""
+    normal force N [N] and friction force F_t [N] per model, one colour per Na, stick intervals
+    shaded in the colour of their Na (named in the legend); a footnote says where there are none."""
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
     models = study["models"]
     nas = [str(n) for n in study["axial_modes"]]
-    fig, axs = plt.subplots(3, len(models), figsize=(4 * len(models), 7.5), sharex="col",
+    fig, axs = plt.subplots(3, len(models), figsize=(4 * len(models), 7.9), sharex="col",
                             constrained_layout=True, squeeze=False)
+    no_stick = []
     for j, m in enumerate(models):
+        stick_nas = []
         for na in nas:
             fi = study["runs"][m][na]["first_impact"]
             if fi is None:
@@ -340,17 +350,37 @@ def fig_axial_first_impact(study: dict):
             for a, b in fi["stick_intervals"]:
                 for ax in axs[:, j]:
                     ax.axvspan(1e3 * (a - t0), 1e3 * (b - t0), color=col, alpha=0.18, lw=0)
+            if fi["stick_intervals"]:
+                stick_nas.append(na)
+        if not stick_nas:
+            no_stick.append(_MODEL_LABELS.get(m, m))
         axs[0, j].set_title(_MODEL_LABELS.get(m, m), fontsize=10)
         axs[2, j].set_xlabel("time since first contact [ms]")
-    axs[0, 0].set_ylabel("s − s(t_c) [mm]")
-    axs[1, 0].set_ylabel("normal force N [N]")
-    axs[2, 0].set_ylabel("friction force F_t [N]")
-    for j in range(len(models)):
-        axs[0, j].legend(fontsize=7)
+        handles, labels = axs[0, j].get_legend_handles_labels()
+        for na in stick_nas:
+            handles.append(Patch(color=NA_COLORS.get(na), alpha=0.18, lw=0))
+            labels.append(f"stick, Na = {na}")
+        axs[0, j].legend(handles, labels, fontsize=7)
+        axs[0, j].set_ylabel("s − s(t_c) [mm]")
+        axs[1, j].set_ylabel("normal force N [N]")
+        axs[2, j].set_ylabel("friction force F_t [N]")
     for ax in axs.flat:
         ax.grid(True, lw=0.3, alpha=0.6)
-    fig.suptitle("First impact with axial modes (extension, MODEL.md 14): stick shaded", fontsize=11)
+    fig.suptitle(f"First impact with 0–{nas[-1]} axial modes, case {study['case']} "
+                 "(an extension beyond the paper): stick shaded", fontsize=11)
+    note = ("Na = number of axial modes; Na = 0 is the paper's inextensible beam. t_c: time of first "
+            "contact.")
+    if no_stick:
+        note += (f" No stick interval in the first impact for {', '.join(no_stick)}"
+                 + (" (no stick state)" if no_stick == ["unified LuGre"] else "") + ".")
+    _footnote(fig, note)
     return fig
+
+
+def _footnote(fig, text):
+    """A footnote under the axes (the same as the paper figures' notes, :mod:`flexlib.plots`)."""
+    from .plots import _note
+    _note(fig, text)
 
 
 def fig_axial_stick(study: dict, models=("hybrid_coulomb", "hybrid_lugre")):
@@ -359,7 +389,7 @@ def fig_axial_stick(study: dict, models=("hybrid_coulomb", "hybrid_lugre")):
     import matplotlib.pyplot as plt
     nas = [str(n) for n in study["axial_modes"]]
     models = [m for m in models if m in study["runs"]]
-    fig, axs = plt.subplots(2, len(models), figsize=(6 * len(models), 5.5), constrained_layout=True,
+    fig, axs = plt.subplots(2, len(models), figsize=(6 * len(models), 5.8), sharex="col", constrained_layout=True,
                             squeeze=False)
     width = 0.8 / len(nas)
     for j, m in enumerate(models):
@@ -379,8 +409,17 @@ def fig_axial_stick(study: dict, models=("hybrid_coulomb", "hybrid_lugre")):
         for ax in axs[:, j]:
             ax.grid(True, axis="y", lw=0.3, alpha=0.6)
             ax.set_xticks(range(1, 1 + max(len(study["runs"][m][na]["impacts"]) for na in nas)))
-    fig.suptitle(f"Stick per impact, case {study['case']}, 0–{study['t_end']:g} s "
-                 "(Na = 0: the paper's model never sticks)", fontsize=11)
+    fig.suptitle(f"Stick intervals per impact with 0–{nas[-1]} axial modes, case {study['case']}, "
+                 f"0–{study['t_end']:g} s (an extension beyond the paper)", fontsize=11)
+    never = [na for na in nas
+             if not any(im["n_stick"] for m in models for im in study["runs"][m][na]["impacts"])]
+    note = "Na = number of axial modes; Na = 0 is the paper's inextensible beam."
+    if never:
+        note += (f" No stick interval at all for Na = {', '.join(never)}: "
+                 + ("its bars are" if len(never) == 1 else "their bars are") + " zero.")
+    if "lugre" in study["runs"] and "lugre" not in models:
+        note += " Unified LuGre is not shown: it has no stick state."
+    _footnote(fig, note)
     return fig
 
 
@@ -401,13 +440,17 @@ def fig_axial_energy(study: dict):
         ax.grid(True, lw=0.3, alpha=0.6)
         ax.legend(fontsize=7)
     axs[0, 0].set_ylabel("mechanical energy E [J]")
+    fig.suptitle(f"Mechanical energy with 0–{nas[-1]} axial modes, case {study['case']} "
+                 "(an extension beyond the paper)", fontsize=11)
     return fig
 
 
 # name -> (function of the study, caption); written by ``python -m flexlib figures``
 AXIAL_FIGURES = {
     "axial_first_impact": (fig_axial_first_impact,
-                           "Extension (MODEL.md 14): first impact with axial modes, s, N, F_t, stick shaded"),
+                           "Extension beyond the paper: first impact with axial modes, s, N, F_t, "
+                           "stick shaded"),
     "axial_stick_per_impact": (fig_axial_stick,
-                               "Extension (MODEL.md 14): number and duration of stick intervals per impact"),
+                               "Extension beyond the paper: number and duration of stick intervals "
+                               "per impact"),
 }

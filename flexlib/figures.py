@@ -2,14 +2,20 @@
 
 Outputs (all regenerated, never edited by hand):
 
-* ``figures/figNN_*.png`` and ``.svg`` (MODEL.md 9.3), provenance in each file's metadata and in
-  ``figures/manifest.json``;
-* ``figures/claims.md`` and ``figures/data/claims.json`` (MODEL.md 10);
+* ``figures/figNN_*.png`` and ``.svg`` (the paper's Figs 2-14), provenance in each file's metadata
+  and in ``figures/manifest.json``;
+* ``figures/claims.md`` and ``figures/data/claims.json`` (the paper's claims, checked one by one);
 * ``figures/data/*.json``: the expensive studies that the notebooks read instead of recomputing
   them under nbval: the mode-convergence table (N = 2..6), the tolerance study (10x tighter) and
   the printed-multipliers runs, plus ``key_numbers.json`` (per-impact tables of the default runs);
-* the axial-flexibility study (an extension beyond the paper, MODEL.md 14; :mod:`flexlib.axial`):
+* the axial-flexibility study (an extension beyond the paper; :mod:`flexlib.axial`):
   ``figures/data/axial_study.json`` (notebook 07 reads it) and ``figures/axial_*.png``/``.svg``.
+
+Every tracked output is a deterministic function of the code: the runs are made one after the
+other in a fixed order, nothing measured on the machine (wall times) is stored in them, the SVG ids
+use a fixed hash salt and neither PNG nor SVG carries a date.  So a second ``python -m flexlib
+figures`` rewrites the same bytes and ``git status`` stays clean.  The wall times go to
+``figures/timings.json``, which git ignores.
 """
 from __future__ import annotations
 
@@ -25,7 +31,7 @@ from .params import paper_case
 from .simulate import SimulationError, simulate
 
 __all__ = ["run_models", "make_all", "mode_study", "tolerance_study", "printed_study", "impact_rows",
-           "load_study", "axial_figures"]
+           "load_study", "axial_figures", "run_summaries"]
 
 PAPER_MODELS = ("hybrid_coulomb", "hybrid_lugre", "lugre")
 ALL_MODELS = ("frictionless",) + PAPER_MODELS
@@ -59,20 +65,38 @@ def impact_rows(res, n=None):
     return rows
 
 
-def mode_study(modes=(2, 3, 4, 5, 6), models=ALL_MODELS, t_end=2.0, n_impacts=5):
-    """Impact start times, peak N and energy lost per impact for N = 2..6 modes."""
+def _timed(timings, key):
+    """A context manager that adds the wall time of its block [s] to ``timings[key]`` (if given)."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def block():
+        w0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            if timings is not None:
+                timings[key] = timings.get(key, 0.0) + time.perf_counter() - w0
+    return block()
+
+
+def mode_study(modes=(2, 3, 4, 5, 6), models=ALL_MODELS, t_end=2.0, n_impacts=5, timings=None):
+    """Impact start times, peak N and energy lost per impact for N = 2..6 modes.
+
+    The table holds only what the runs compute (no wall time), so it is the same on every run;
+    pass a dict as ``timings`` to receive the wall time of each run [s] under "model/N"."""
     table = {}
     for m in models:
         table[m] = {}
         for n in modes:
-            w0 = time.perf_counter()
-            try:
-                r = simulate("3.2", m, t_end, n_modes=n)
-                msg = "ok"
-            except SimulationError as err:
-                r, msg = err.result, str(err)
-            table[m][str(n)] = dict(message=msg, wall_s=time.perf_counter() - w0,
-                                    impacts=impact_rows(r, n_impacts), final_E=float(r.h["E"][-1]))
+            with _timed(timings, f"{m}/{n}"):
+                try:
+                    r = simulate("3.2", m, t_end, n_modes=n)
+                    msg = "ok"
+                except SimulationError as err:
+                    r, msg = err.result, str(err)
+            table[m][str(n)] = dict(message=msg, impacts=impact_rows(r, n_impacts),
+                                    final_E=float(r.h["E"][-1]))
     return table
 
 
@@ -98,18 +122,20 @@ def tolerance_study(models=ALL_MODELS, t_end=2.0, factor=10.0, n_impacts=3):
     return out
 
 
-def printed_study(models=PAPER_MODELS, t_end=2.0):
-    """The paper's decoupled multipliers (eqs 37, 65, 66) against the coupled default (R1, 13.3)."""
+def printed_study(models=PAPER_MODELS, t_end=2.0, timings=None):
+    """The paper's decoupled multipliers (eqs 37, 65, 66) against the coupled default.
+
+    ``timings``: as in :func:`mode_study` (wall time per model [s])."""
     out = {}
     for m in models:
-        w0 = time.perf_counter()
-        try:
-            r = simulate("3.2", m, t_end, multiplier_mode="printed")
-            msg, ok = "reached t_end", True
-        except SimulationError as err:
-            r, msg, ok = err.result, str(err), False
+        with _timed(timings, m):
+            try:
+                r = simulate("3.2", m, t_end, multiplier_mode="printed")
+                msg, ok = "reached t_end", True
+            except SimulationError as err:
+                r, msg, ok = err.result, str(err), False
         gap = np.abs(r.gap[r.mode > 0]) if (r.mode > 0).any() else np.array([0.0])
-        out[m] = dict(completed=ok, message=msg, t_reached=float(r.t[-1]), wall_s=time.perf_counter() - w0,
+        out[m] = dict(completed=ok, message=msg, t_reached=float(r.t[-1]),
                       impacts=impact_rows(r, 5), max_gap_in_contact=float(gap.max()),
                       n_events=len(r.events), audit_rel=float(r.audit_residual_max / r.E0))
     return out
@@ -129,13 +155,14 @@ def load_study(name: str, folder="figures"):
     return json.loads((base / DATA / f"{name}.json").read_text())
 
 
-def axial_figures(out="figures", only=None) -> dict:
+def axial_figures(out="figures", only=None, timings=None) -> dict:
     """Run :func:`flexlib.axial.axial_study`, write ``data/axial_study.json`` and the figures of
-    :data:`flexlib.axial.AXIAL_FIGURES` into ``out``; return their manifest entries."""
+    :data:`flexlib.axial.AXIAL_FIGURES` into ``out``; return their manifest entries.
+    ``timings``: a dict that receives the wall time of each run [s]."""
     from . import axial
     from .plots import save_figure
     out = Path(out)
-    study = axial.axial_study()
+    study = axial.axial_study(timings=timings)
     axial.save_axial_study(study, out)
     prov = dict(flexlib_version=study["flexlib_version"], case=study["case"], t_end=study["t_end"],
                 axial_modes=study["axial_modes"], note=study["note"],
@@ -149,63 +176,91 @@ def axial_figures(out="figures", only=None) -> dict:
     return manifest
 
 
+def run_summaries(results: dict) -> dict:
+    """{model: per-impact rows, first contact, energies, status, warnings and run statistics} of
+    the default runs, as stored in ``figures/data/key_numbers.json``.  The statistics leave out
+    the wall time, which differs from run to run."""
+    return {m: dict(impacts=impact_rows(r), first_contact=r.first_contact, final_E=float(r.h["E"][-1]),
+                    E0=r.E0, audit_rel=r.audit_residual_max / r.E0, success=r.success,
+                    message=r.message, warnings=r.warnings,
+                    stats={k: v for k, v in r.stats.items() if k != "wall_time_s"})
+            for m, r in results.items()}
+
+
+def _write_manifest(path: Path, manifest: dict, complete: bool):
+    """Write the manifest; a partial run (``--only``, ``--no-studies``) keeps the other entries."""
+    if not complete and path.exists():
+        manifest = {**json.loads(path.read_text()), **manifest}
+    _dump(path, manifest)
+
+
 def make_all(out="figures", only=None, studies=True, verbose=True):
-    """Regenerate the figures (and, with ``studies``, the cached studies) into ``out``."""
+    """Regenerate the figures (and, with ``studies``, the cached studies) into ``out``.
+
+    Deterministic: the same code writes the same bytes (see the module docstring).  The wall
+    times of the runs are printed and written to ``out/timings.json`` (not tracked by git)."""
     import matplotlib
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    plt.rcParams["svg.hashsalt"] = "flexlib"
     from .plots import FIGURES, save_figure
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     say = print if verbose else (lambda *a, **k: None)
+    timings = {"note": "wall times [s] of the last `python -m flexlib figures` on this machine; "
+                       "not tracked by git"}
     t0 = time.perf_counter()
-    resB, notesB = run_models("3.2", ALL_MODELS)
-    resA, notesA = run_models("3.1", ("hybrid_coulomb",))
-    say(f"simulations: {time.perf_counter() - t0:.1f} s")
-    manifest = {}
-    for name, (fn, case, models, caption) in FIGURES.items():
-        if only and name not in only:
-            continue
-        res = resA if case == "3.1" else resB
-        if models:
-            res = {m: res[m] for m in models}
-        fig = fn(res)
-        manifest[name] = dict(caption=caption, **save_figure(fig, name, out, res))
-        say(f"wrote {out / name}.png/.svg")
-    _dump(out / "manifest.json", manifest)
-    claims = evaluate_claims(resB)
-    if studies:
-        # each verdict re-evaluated with tighter tolerances and with N = 4 modes
-        add_robustness(claims, {name: evaluate_claims(run_models("3.2", PAPER_MODELS, **ov)[0])
-                                for name, ov in ROBUSTNESS_VARIANTS.items()})
-    key = {m: dict(impacts=impact_rows(r), first_contact=r.first_contact, final_E=float(r.h["E"][-1]),
-                   E0=r.E0, audit_rel=r.audit_residual_max / r.E0, success=r.success, message=r.message,
-                   warnings=r.warnings, stats=r.stats)
-           for m, r in {**resB, "caseA_hybrid_coulomb": resA["hybrid_coulomb"]}.items()}
-    _dump(out / DATA / "key_numbers.json", dict(flexlib_version=__version__, runs=key, notes=notesB))
-    _dump(out / DATA / "claims.json", claims)
-    case = paper_case("3.2")
-    header = (f"# Claims of Fan et al. (2021) checked by flexlib {__version__}\n\n"
-              f"Case 3.2, t = 0..2 s, N = {case.beam.n_modes} modes, rtol = {case.solver.rtol:g}, "
-              f"atol = {case.solver.atol:g}, method {case.solver.method}, multipliers "
-              f"{case.solver.multiplier_mode}. Generated by `python -m flexlib figures`; do not edit.\n\n"
-              "Thresholds: coincide <= 1 % of the quantity's range over the window; basically the same "
-              "<= 5 %; clearly different > 10 %. Impacts are clusters of contact episodes (MODEL.md 8.6).")
-    if notesB:
-        header += "\n\nRuns that stopped early: " + "; ".join(f"{m}: {n}" for m, n in notesB.items())
-    if studies:
-        t1 = time.perf_counter()
-        ms = mode_study()
-        _dump(out / DATA / "mode_study.json", ms)
-        _dump(out / DATA / "tolerance_study.json", tolerance_study())
-        _dump(out / DATA / "printed_study.json", printed_study())
-        say(f"studies: {time.perf_counter() - t1:.1f} s")
-        header += "\n\nSensitivity to the number of modes: see `figures/data/mode_study.json` and notebook 06."
-        t2 = time.perf_counter()
-        manifest.update(axial_figures(out, only=only))
-        _dump(out / "manifest.json", manifest)
-        say(f"axial study (extension, MODEL.md 14): {time.perf_counter() - t2:.1f} s")
-    (out / "claims.md").write_text(claims_markdown(claims, header))
-    say(f"wrote {out / 'claims.md'}; total {time.perf_counter() - t0:.1f} s")
+    with _timed(timings, "total"):
+        with _timed(timings, "simulations"):
+            resB, notesB = run_models("3.2", ALL_MODELS)
+            resA, notesA = run_models("3.1", ("hybrid_coulomb",))
+        timings["runs"] = {f"{r.case.name}/{m}": r.stats.get("wall_time_s")
+                           for m, r in [*resB.items(), *resA.items()]}
+        say(f"simulations: {timings['simulations']:.1f} s")
+        manifest = {}
+        for name, (fn, case, models, caption) in FIGURES.items():
+            if only and name not in only:
+                continue
+            res = resA if case == "3.1" else resB
+            if models:
+                res = {m: res[m] for m in models}
+            fig = fn(res)
+            manifest[name] = dict(caption=caption, **save_figure(fig, name, out, res))
+            say(f"wrote {out / name}.png/.svg")
+        claims = evaluate_claims(resB)
+        if studies:
+            # each verdict re-evaluated with tighter tolerances and with N = 4 modes
+            with _timed(timings, "robustness"):
+                add_robustness(claims, {name: evaluate_claims(run_models("3.2", PAPER_MODELS, **ov)[0])
+                                        for name, ov in ROBUSTNESS_VARIANTS.items()})
+        key = run_summaries({**resB, "caseA_hybrid_coulomb": resA["hybrid_coulomb"]})
+        _dump(out / DATA / "key_numbers.json", dict(flexlib_version=__version__, runs=key, notes=notesB))
+        _dump(out / DATA / "claims.json", claims)
+        case = paper_case("3.2")
+        header = (f"# Claims of Fan et al. (2021) checked by flexlib {__version__}\n\n"
+                  f"Case 3.2, t = 0..2 s, N = {case.beam.n_modes} modes, rtol = {case.solver.rtol:g}, "
+                  f"atol = {case.solver.atol:g}, method {case.solver.method}, multipliers "
+                  f"{case.solver.multiplier_mode}. Generated by `python -m flexlib figures`; do not edit.\n\n"
+                  "Thresholds: coincide <= 1 % of the quantity's range over the window; basically the same "
+                  "<= 5 %; clearly different > 10 %. An impact is a cluster of contact episodes (a "
+                  "contact, the micro-impacts and rebounds that follow it).")
+        if notesB:
+            header += "\n\nRuns that stopped early: " + "; ".join(f"{m}: {n}" for m, n in notesB.items())
+        if studies:
+            with _timed(timings, "studies"):
+                stamps = {}
+                _dump(out / DATA / "mode_study.json", mode_study(timings=stamps.setdefault("mode_study", {})))
+                with _timed(stamps, "tolerance_study"):
+                    _dump(out / DATA / "tolerance_study.json", tolerance_study())
+                _dump(out / DATA / "printed_study.json",
+                      printed_study(timings=stamps.setdefault("printed_study", {})))
+            say(f"studies: {timings['studies']:.1f} s")
+            header += "\n\nSensitivity to the number of modes: see `figures/data/mode_study.json` and notebook 06."
+            with _timed(timings, "axial_study"):
+                manifest.update(axial_figures(out, only=only, timings=stamps.setdefault("axial_study", {})))
+            timings["study_runs"] = stamps
+            say(f"axial study (an extension beyond the paper): {timings['axial_study']:.1f} s")
+        _write_manifest(out / "manifest.json", manifest, complete=studies and not only)
+        (out / "claims.md").write_text(claims_markdown(claims, header))
+    _dump(out / "timings.json", timings)
+    say(f"wrote {out / 'claims.md'}; total {time.perf_counter() - t0:.1f} s (wall times in "
+        f"{out / 'timings.json'})")
     return resB, claims

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .plots import STYLES, first_impact_window, style
+from .plots import IMPACT_BAND, STYLES, first_impact_window, style
 
 __all__ = ["QUANTITIES", "history_figure", "first_impact_figure", "markdown_table", "impact_table",
            "stick_summary", "key_numbers", "cached", "fmt_time", "fmt_force", "fmt_energy"]
@@ -31,10 +31,12 @@ QUANTITIES = {
     "V_E": (r"elastic energy $V_E$ [J]", 1.0),
 }
 _CONTACT_ONLY = ("v_t", "mu_eff", "s", "z")
+_LABELS = {m: st["label"] for m, st in STYLES.items()}
 
 
 def history_figure(results, keys=("theta", "tip_deflection", "N"), window=None, title=None):
-    """Stacked plots of ``keys`` against time for {model: result}; impacts of the first run shaded."""
+    """Stacked plots of ``keys`` against time for {model: result}; the impacts of the first run are
+    shaded grey (and named in the legend)."""
     import matplotlib.pyplot as plt
     results = results if isinstance(results, dict) else {results.model: results}
     fig, axs = plt.subplots(len(keys), 1, figsize=(7.5, 1.9 * len(keys) + 0.6), sharex=True,
@@ -43,8 +45,10 @@ def history_figure(results, keys=("theta", "tip_deflection", "N"), window=None, 
     first = next(iter(results.values()))
     for ax, key in zip(axs, keys):
         label, scale = QUANTITIES.get(key, (key, 1.0))
-        for im in first.impacts:
-            ax.axvspan(im["t_start"], im["t_end"], color="0.92", lw=0, zorder=0)
+        for j, im in enumerate(first.impacts):
+            ax.axvspan(im["t_start"], im["t_end"], **IMPACT_BAND,
+                       label=f"impacts ({_LABELS.get(first.model, first.model)} run): contact clusters"
+                       if j == 0 else None)
         for m, r in results.items():
             v = np.asarray(r.h["s_all"] if key == "s" else r.h[key], float) * scale
             if key in _CONTACT_ONLY:
@@ -63,14 +67,18 @@ def history_figure(results, keys=("theta", "tip_deflection", "N"), window=None, 
 
 
 def first_impact_figure(results, keys=("N", "F_t", "v_t", "mu_eff", "s"), title=None):
-    """``keys`` over the first impact cluster; stick intervals shaded in the model's colour."""
+    """``keys`` over the first impact cluster; stick intervals shaded in the model's colour (and
+    named in the legend)."""
     results = results if isinstance(results, dict) else {results.model: results}
     w = first_impact_window(results, pad_before=2e-4, pad_after=5e-4)
     fig = history_figure(results, keys, window=w, title=title or "First impact")
-    for ax in fig.axes:
+    for i, ax in enumerate(fig.axes):
         for m, r in results.items():
-            for a, b in (r.impacts[0]["stick_intervals"] if r.impacts else []):
-                ax.axvspan(a, b, color=STYLES[m]["color"], alpha=0.2, lw=0)
+            for j, (a, b) in enumerate(r.impacts[0]["stick_intervals"] if r.impacts else []):
+                ax.axvspan(a, b, color=STYLES[m]["color"], alpha=0.2, lw=0,
+                           label=f"stick, {STYLES[m]['label']}" if i == 0 and j == 0 else None)
+    if any(r.impacts and r.impacts[0]["stick_intervals"] for r in results.values()):
+        fig.axes[0].legend(fontsize=8, loc="best")
     return fig
 
 
@@ -109,7 +117,7 @@ def impact_table(rows, frictionless=False) -> str:
 
 
 def stick_summary(result) -> str:
-    """What the stick tests of a run found (MODEL.md 8.4, 13.2), as Markdown.
+    """What the stick tests of a run found, as Markdown.
 
     The ratio is the |F_t|/N a stick phase would need, from the stick solve (eq 62); a test with
     N <= 0 (a micro-impact) has no ratio."""

@@ -12,7 +12,10 @@ Behaviour (tested in ``tests/test_widgets.py``):
 * results are cached by ``(model, case.key(), t_end)``, so returning to a setting is instant;
 * an invalid combination (``mu_s < mu_d`` raises ValueError in :mod:`flexlib.params`) or a run
   that stops (:class:`~flexlib.simulate.SimulationError`) is shown as one line in
-  :attr:`Panel.status`; the last good plot stays, and nothing is raised.
+  :attr:`Panel.status`; the last good plot stays, and nothing is raised;
+* shown without a kernel (GitHub, nbviewer, a notebook opened before it is run) the panel is one
+  line that says what it does and that it needs a running kernel, with the readout table of the
+  start values (:meth:`Panel.describe`), instead of a widget repr such as ``VBox(children=...``.
 """
 from __future__ import annotations
 
@@ -42,7 +45,7 @@ SLIDERS = {
     "alpha": (_LIN, dict(min=0.05, max=0.6, step=0.01), "slope α [rad]"),
     "X1": (_LIN, dict(min=0.1, max=0.9, step=0.01), "slope X1 [m]"),
     "n_modes": (_INT, dict(min=1, max=8, step=1), "modes N [–]"),
-    # MODEL.md 14, an extension beyond the paper: 0 (the default) is the paper's inextensible beam
+    # an extension beyond the paper: 0 (the default) is the paper's inextensible beam
     "axial_modes": (_INT, dict(min=0, max=4, step=1), "axial modes Nₐ [–]"),
     "t_end": (_LIN, dict(min=0.05, max=2.0, step=0.05), "t_end [s]"),
     "E": (_LOG, dict(min=9, max=12, step=0.05), "E [Pa]"),
@@ -191,8 +194,26 @@ class Panel:
                 display(fig)
                 plt.close(fig)
 
+    def describe(self) -> str:
+        """One line: what the panel does (its sliders with units, its models, the case) and that
+        it needs a running Python kernel.  Shown where the widgets cannot be (static viewers)."""
+        sliders = ", ".join(SLIDERS[f][2] for f in self.sliders) or "none"
+        models = ", ".join(_LABELS[m] for m in self.checkboxes)
+        span = "" if "t_end" in self.sliders else f", t = 0–{self.t_end:g} s"
+        return (f"Interactive panel (case {self.case.name}{span}; models: {models}; sliders: {sliders}): "
+                "moving a slider reruns the simulation and redraws the plot. It needs a running "
+                "Python kernel: open the notebook in JupyterLab and run it.")
+
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The widget view, plus a text/plain and text/html fallback (:meth:`describe` and the
+        readout of the start values) for viewers without a kernel or widget state."""
+        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
+        bundle["text/plain"] = self.describe()
+        html = f"<p><em>{_escape(self.describe())}</em></p>"
+        if self.readout.value and self.error is None:
+            html += f"<p>Key numbers at the start values:</p>{self.readout.value}"
+        bundle["text/html"] = html
+        return bundle
 
 
 def panel(fields=("mu_d",), models=("frictionless",), case="3.2", t_end=0.75, plot=None, **kwargs):

@@ -10,21 +10,15 @@ Skipped without Playwright or ``/usr/bin/chromium``; a failure instead when
 ``FLEXLIB_REQUIRE_BROWSER=1`` (see ``conftest.py``).  Never run ``playwright install``.
 """
 import json
-import os
 import re
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from conftest import CHROMIUM
+from jupyter_helpers import jupyter_server
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -60,57 +54,7 @@ def expected_rows(mu_d):
     return rows
 
 
-# ---------------------------------------------------------------------- process helpers
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _proc_table():
-    """{pid: (ppid, start time)} of every live process, read from /proc."""
-    table = {}
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        try:
-            stat = (d / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()    # after "pid (comm) "
-        table[int(d.name)] = (int(fields[1]), fields[19])
-    return table
-
-
-def _descendants(pid):
-    """(pid, start time) of every descendant of ``pid`` (the kernel runs in its own session)."""
-    table, found, todo = _proc_table(), [], [pid]
-    while todo:
-        parent = todo.pop()
-        for child, (ppid, start) in table.items():
-            if ppid == parent:
-                found.append((child, start))
-                todo.append(child)
-    return found
-
-
-def _kill_if_same(pid, start, sig):
-    """Signal ``pid`` only if it is still the process that started at ``start`` (no pid reuse)."""
-    entry = _proc_table().get(pid)
-    if entry is not None and entry[1] == start:
-        try:
-            os.kill(pid, sig)
-        except ProcessLookupError:
-            pass
-
-
-def _http(method, url, timeout=5):
-    req = urllib.request.Request(url, method=method)
-    with urllib.request.urlopen(req, timeout=timeout) as resp:
-        body = resp.read()
-    return json.loads(body) if body else None
-
-
+# ---------------------------------------------------------------------- the server
 def _write_settings(settings):
     """User settings for the private Lab: no news toast, every cell rendered (no windowing)."""
     for plugin, values in {
@@ -137,66 +81,14 @@ def _copy_notebook(root):
 @pytest.fixture
 def lab(tmp_path):
     """A JupyterLab server on a free port serving a temporary root; yields its base URL.
-
-    Stopped in teardown even when the test fails: kernels are shut down through the API, the
-    server's process group gets SIGTERM (then SIGKILL), and any descendant left over (the kernel
-    runs in a session of its own) is killed by pid.
-    """
+    Stopped in teardown even when the test fails (see :func:`jupyter_helpers.jupyter_server`)."""
     root, home = tmp_path / "root", tmp_path / "jupyter"
     _copy_notebook(root)
-    env = dict(os.environ)
-    env.update({
-        "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
-        "JUPYTER_RUNTIME_DIR": str(home / "runtime"), "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
-        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"), "IPYTHONDIR": str(home / "ipython"),
-        "MPLCONFIGDIR": str(home / "mpl"),
-        "PATH": str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
-    })
     _write_settings(home / "settings")
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
     ARTIFACTS.mkdir(exist_ok=True)
-    log_path = ARTIFACTS / "browser_lab.log"
-    log = open(log_path, "wb")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
-         "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--ServerApp.password=",
-         f"--ServerApp.root_dir={root}", "--ServerApp.terminals_enabled=False", "--allow-root"],
-        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if server.poll() is not None:
-                pytest.fail(f"jupyter lab exited with {server.returncode}:\n"
-                            f"{log_path.read_text()[-3000:]}")
-            try:
-                _http("GET", f"{base}/api/status", timeout=2)
-                break
-            except (urllib.error.URLError, ConnectionError, OSError):
-                if time.monotonic() > deadline:
-                    pytest.fail(f"jupyter lab did not answer /api/status in 60 s:\n"
-                                f"{log_path.read_text()[-3000:]}")
-                time.sleep(0.25)
+    with jupyter_server(["lab", f"--ServerApp.root_dir={root}"], cwd=root, home=home,
+                        log_path=ARTIFACTS / "browser_lab.log") as base:
         yield base
-    finally:
-        children = _descendants(server.pid)
-        try:
-            for k in _http("GET", f"{base}/api/kernels") or []:
-                _http("DELETE", f"{base}/api/kernels/{k['id']}", timeout=10)
-        except Exception:           # the server may be dead already; the kills below still run
-            pass
-        try:
-            os.killpg(server.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=10)
-        for pid, start in children:
-            _kill_if_same(pid, start, signal.SIGKILL)
-        log.close()
 
 
 @pytest.fixture

@@ -189,3 +189,26 @@ def test_real_run_and_seeded_cache():
     fl.widgets.panel(fields=["e"], models=["frictionless"], t_end=0.34, plot=_blank_plot,
                      results={"frictionless": r}, simulate_fn=stub)
     assert stub.calls == []
+
+
+def test_static_fallback_says_what_the_panel_does():
+    """Without a kernel (GitHub, nbviewer) a viewer shows text/html or text/plain: one line that
+    names the sliders and models and says a kernel is needed, not ``VBox(children=(HBox(...``."""
+    p, _ = _panel(fields=["mu_d", "e"])
+    bundle = p._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle       # the live view is still there
+    plain, html = bundle["text/plain"], bundle["text/html"]
+    assert not plain.startswith(("VBox(", "HBox(")) and "children=" not in plain
+    assert "\n" not in plain
+    for text in ("μ_d [–]", "e [–]", "hybrid Coulomb", "unified LuGre", "kernel", "3.2"):
+        assert text in plain, text
+        assert text in html, text
+    assert "<table" in html and "0.3329" in html                      # the start values' readout
+    assert "VBox(" not in html
+
+
+def test_static_fallback_after_an_error_has_no_stale_table():
+    p, _ = _panel()
+    p.sliders["mu_s"].value = 0.2                # invalid: the readout would be stale
+    html = p._repr_mimebundle_()["text/html"]
+    assert "kernel" in html and "<table" not in html
