@@ -575,7 +575,8 @@ During a slip phase the direction dir = sgn(v_t) is frozen until the SLIP-STOP e
 makes the slip equations smooth. The stick limit of hybrid Coulomb is μ_lim = μ_d (the paper equates μ with μ_d in the Coulomb model).
 """ + STATE_MACHINE_HYBRID.format(
         onset="dir = sgn(v_t⁺)", sep="", stick_slip=": dir = −sgn(F_t)",
-        slip_stop="dir·v_t decreasing through 0", test_fail=" with dir = −sgn(F_t) (a reversal)",
+        slip_stop="dir·v_t decreasing through 0",
+        slip_cond=", and the tip accelerates the way it slides, dir·a_t ≥ 0 (both directions dir = ±1 are candidates)",
         mu_lim="μ_d = 0.4"),
     ["mu_d", "Dv"])
 
@@ -600,7 +601,8 @@ slip; dropped during stick; set to −F_t/(N σ0) at STICK→SLIP so that μ is 
 failed stick test; reset to 0 at separation.
 """ + STATE_MACHINE_HYBRID.format(
         onset="z = 0", sep="; z = 0", stick_slip=": z = μ_stick/σ0",
-        slip_stop="v_t crosses 0 (either direction)", test_fail=" (z keeps integrating)",
+        slip_stop="v_t crosses 0 (either direction)",
+        slip_cond=" (one candidate: the LuGre force follows from z, which keeps its value)",
         mu_lim="μ_s = 0.5"),
     ["mu_d", "mu_s", "sigma0", "sigma1", "sigma2", "v_s", "Dv"])
 
