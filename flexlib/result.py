@@ -355,7 +355,7 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
     h["audit"] = h["E"] - (E0 + h["jump_sum"] + h["W_N"] + h["W_f"] - h["W_d"] + h["W_tau"])
     # whole-beam check against the slope (interior contact is out of scope)
     warnings = list(log.warnings)
-    if sim.model != "free":
+    if sim.spec.has_contact:
         xs = np.linspace(0.0, bm.mi.L, sol_set.interior_points + 1)[:-1]
         st = bm.station_data(xs)
         igap = _min_interior_gap(B, Ca, c, s, st, sim.slope)

@@ -138,9 +138,8 @@ def select_mode(sim, t, y, k=None) -> Selection:
     sel.candidates.append(stick)
     sel.F_stick = r.F
 
-    coulomb = sim.model == "hybrid_coulomb"
-    dirs = (1.0, -1.0) if coulomb else (0.0,)
-    for dr in dirs:
+    coulomb = sim.spec.friction.uses_direction     # the slip force is set by the direction
+    for dr in sim.spec.friction.direction_candidates:
         d = _Disc(SLIP, dir=dr)
         rs = sim.forces(t, y, d)
         a_t = float(k.Gamma_q @ rs.qdd) - k.gamma_t

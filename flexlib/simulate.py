@@ -33,19 +33,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import __version__, integrator, kernel, selection
+from . import __version__, integrator, kernel, models, selection
 from .beam import BeamModel
 from .contact import Slope, TipContact
 from .friction import stribeck_level
+from .layout import StateLayout, pack_params, with_discrete
+from .models import CONTACT_MODELS, FRICTION_MODELS, MODELS, canonical_model
 from .params import Case, paper_case
 from .result import SimulationResult, build_result
 
 __all__ = ["MODELS", "CONTACT_MODELS", "canonical_model", "simulate", "SimulationError",
            "spin_up_profile", "Simulator"]
 
-MODELS = ("free", "frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
-CONTACT_MODELS = MODELS[1:]
-FRICTION_MODELS = ("hybrid_coulomb", "hybrid_lugre", "lugre")
 FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
 MODE_NAMES = {FREE: "FREE", CONTACT: "CONTACT", STICK: "STICK", SLIP: "SLIP"}
 PAINLEVE_MIN = 1e-6
@@ -71,14 +70,6 @@ class SimulationError(RuntimeError):
     def __init__(self, message, *, t, state, model, cause, result=None):
         super().__init__(message)
         self.t, self.state, self.model, self.cause, self.result = t, state, model, cause, result
-
-
-def canonical_model(name: str) -> str:
-    """The canonical model id; hyphens are accepted (``hybrid-coulomb`` -> ``hybrid_coulomb``)."""
-    key = str(name).strip().lower().replace("-", "_")
-    if key not in MODELS:
-        raise ValueError(f"unknown model {name!r}; valid models: {', '.join(MODELS)}")
-    return key
 
 
 def spin_up_profile(Omega: float = 4.0, T: float = 15.0):
@@ -130,7 +121,8 @@ class Simulator:
     def __init__(self, case: Case, model: str, t_end: float, *, hub_motion=None,
                  multiplier_mode: str | None = None):
         self.case = case
-        self.model = canonical_model(model)
+        self.spec = models.get(model)       # the registry entry: contact and friction law
+        self.model = self.spec.id
         self.t_end = float(t_end)
         self.beam = BeamModel(case.beam)
         self.slope = Slope.from_params(case.slope)
@@ -140,21 +132,22 @@ class Simulator:
             raise ValueError(f"parameter 'multiplier_mode' = {self.mult!r} is invalid: valid range is "
                              "one of 'coupled', 'printed'")
         self.hub = hub_motion
-        if hub_motion is not None and self.model != "free":
+        if hub_motion is not None and self.spec.has_contact:
             raise ValueError("prescribed hub motion is only available with model 'free' (no slope)")
         fr, lg = case.coulomb, case.lugre
-        if self.model in ("hybrid_lugre", "lugre") and fr.mu_s <= 0.0:
+        if self.spec.friction.needs_mu_s and fr.mu_s <= 0.0:
             raise ValueError(f"parameter 'mu_s' = {fr.mu_s!r} is invalid for LuGre models: valid range "
                              f"is (0, 10] (g(v) >= mu_s > 0 is divided by)")
         limit = fr.stick_limit
         if limit == "default":
-            limit = "mu_s" if self.model == "hybrid_lugre" else "mu_d"
+            limit = self.spec.friction.stick_limit
         self.mu_lim = fr.mu_s if limit == "mu_s" else fr.mu_d
         self.painleve_min = PAINLEVE_MIN
         self.nd = self.beam.ndof
         nd = self.nd
-        self.iz, self.iW = 2 * nd, 2 * nd + 1
-        atol = np.full(2 * nd + 5, self.sol.atol)
+        self.layout = StateLayout(nd, self.beam.n)
+        self.iz, self.iW = self.layout.z, self.layout.W_N
+        atol = np.full(self.layout.size, self.sol.atol)
         atol[self.iz] = self.sol.atol * 1e-4
         self.atol = atol
         self.n_rhs = 0
@@ -174,22 +167,19 @@ class Simulator:
                       c(mi.x), c(mi.w * mi.rhoS), c(mi.Phi), c(mi.H.reshape(len(mi.x), n * n)),
                       c(mi.Psi), c(mi.K_A), c(mi.Psi_L))
         sp, fr, lg, b = self.case.slope, self.case.coulomb, self.case.lugre, self.case.beam
-        par = np.zeros(kernel.NPAR)
-        par[:5] = (mi.J_ob, mi.Rx0, b.g0, b.tau_d, mi.L)
-        par[5:11] = (*self.slope.n, *self.slope.t, *self.slope.origin)
-        par[11:13] = (sp.chi, sp.beta)
-        par[13:19] = (fr.mu_d, fr.mu_s, lg.sigma0, lg.sigma1, lg.sigma2, lg.v_s)
-        self._par0 = par
+        (nx, ny), (tx, ty), (X1, Y1) = self.slope.n, self.slope.t, self.slope.origin
+        self._par0 = pack_params(
+            J_ob=mi.J_ob, Rx0=mi.Rx0, g0=b.g0, tau_d=b.tau_d, L=mi.L, nx=nx, ny=ny, tx=tx, ty=ty,
+            X1=X1, Y1=Y1, chi=sp.chi, beta=sp.beta, mu_d=fr.mu_d, mu_s=fr.mu_s, sigma0=lg.sigma0,
+            sigma1=lg.sigma1, sigma2=lg.sigma2, v_s=lg.v_s)
         self._ev_dirs = np.array(kernel.EVENT_DIRECTIONS, dtype=float)
         self._ev_epar = np.array([self.mu_lim, self.case.coulomb.Dv, PAINLEVE_MIN, 1.0])
         self._ev_offs = np.zeros(kernel.NEV)
-        self._model_code = MODELS.index(self.model)
+        self._model_code = self.spec.kernel_code
         self._mult_code = 0 if self.mult == "coupled" else 1
 
     def _par(self, d: _Disc) -> np.ndarray:
-        par = self._par0.copy()
-        par[19], par[20] = d.dir, d.s_star
-        return par
+        return with_discrete(self._par0, d.dir, d.s_star)
 
     def evaluate(self, t: float, y: np.ndarray, d: _Disc):
         """(dy/dt, out) of phase ``d`` at (t, y); out = [N, F_t, z', mu, margin, cond S, gap, s, v_n, v_t]."""
@@ -264,7 +254,7 @@ class Simulator:
         ev = []
         # the integrator only reads these: the shared arrays are copied where a phase changes them
         dirs, epar, offs = self._ev_dirs, self._ev_epar, self._ev_offs
-        if self.model == "free":
+        if not self.spec.has_contact:
             return ev, dirs, epar, offs
         if d.mode == FREE:
             if armed_contact:
@@ -276,13 +266,13 @@ class Simulator:
         ev.append(1)
         if d.mode == STICK:
             ev += [2, 3]
-        if d.mode == SLIP or (d.mode == CONTACT and self.model == "lugre"):
+        if d.mode == SLIP or (d.mode == CONTACT and self.spec.watches_painleve):
             ev.append(4)
         if d.mode == SLIP:
             if d.armed:
                 ev.append(5)
                 epar, dirs = epar.copy(), dirs.copy()
-                if self.model == "hybrid_coulomb":
+                if self.spec.friction.uses_direction:
                     epar[3], dirs[5] = d.dir, -1.0
                 else:
                     epar[3], dirs[5] = 1.0, 0.0
@@ -299,7 +289,7 @@ class Simulator:
             if np.isfinite(o[4]) and abs(o[4]) < 1e-2:
                 return (f"approach to a Painleve singularity (slip margin {o[4]:.3g}: the tip Jacobians are nearly parallel)")
             lu = self.case.lugre
-            if self.model in ("lugre", "hybrid_lugre") and d.mode != STICK and np.isfinite(o[9]):
+            if self.spec.friction is models.LUGRE and d.mode != STICK and np.isfinite(o[9]):
                 # the bristle equation z' = v - sigma0 |v| z / g(v) has the rate sigma0 |v| / g(v)
                 g = stribeck_level(o[9], self.case.coulomb.mu_d, self.case.coulomb.mu_s, lu.v_s)
                 rate = math.inf if g <= 0.0 else lu.sigma0 * abs(o[9]) / g
@@ -320,7 +310,7 @@ class Simulator:
 
     def events_for(self, d: _Disc, armed_contact: bool, floor: float = 0.0):
         evs = []
-        if self.model == "free":
+        if not self.spec.has_contact:
             return evs
         if d.mode == FREE:
             if armed_contact:
@@ -345,14 +335,14 @@ class Simulator:
                 return self.case.coulomb.Dv - abs(f(t, y).v_t)
             drift.terminal, drift.direction, drift.kind = True, -1, "STICK-DRIFT"
             evs += [stick_slip, drift]
-        if d.mode == SLIP or (d.mode == CONTACT and self.model == "lugre"):
+        if d.mode == SLIP or (d.mode == CONTACT and self.spec.watches_painleve):
             def painleve(t, y):
                 return f(t, y).margin - PAINLEVE_MIN
             painleve.terminal, painleve.direction, painleve.kind = True, -1, "PAINLEVE"
             evs.append(painleve)
         if d.mode == SLIP:
             if d.armed:
-                if self.model == "hybrid_coulomb":
+                if self.spec.friction.uses_direction:
                     dirv = d.dir
 
                     def slip_stop(t, y):
@@ -403,7 +393,7 @@ class Simulator:
         t = 0.0
         d = _Disc()
         log = _RunLog(self)
-        if self.model != "free":
+        if self.spec.has_contact:
             k0 = self.tip(y)
             if k0.gap <= 0.0:
                 raise ValueError(
@@ -420,7 +410,7 @@ class Simulator:
                 if t_stop <= t:
                     t_stop = min(self.t_end, t + self.sol.dt_rearm)
                 floor = 0.0
-                if d.mode == FREE and self.model != "free":
+                if d.mode == FREE and self.spec.has_contact:
                     # A flight that starts on or below the slope (after a separation or a
                     # micro-impact, |gap| ~ round-off) watches gap = floor < 0 instead of gap = 0,
                     # so that a tip that moves further in is still caught.
@@ -550,10 +540,10 @@ class Simulator:
         if k.v_n > 0.0 and e_jump > 0.0:
             log.event(t, "ONSET", FREE, "rebound (e > 0)")
             return _Disc(FREE)
-        if self.model in ("frictionless", "lugre"):
+        if not self.spec.can_stick:
             d = _Disc(CONTACT)
             r = self.forces(t, y, d)
-            if self.model == "lugre":
+            if self.spec.watches_painleve:
                 self._check_painleve(t, r, d)
             N = r.N
             if N > 0.0:
@@ -597,7 +587,7 @@ class Simulator:
             raise _Stop(f"singular stick test: cond S = {st.cond:.3g} > {COND_S_MAX:.0e} "
                         f"(N = {st.N:.3g} N, F_t = {st.F_t:.3g} N are meaningless)", t, SLIP,
                         self._singular_cause(_Disc(STICK)))
-        log.selection(sel, self.model)
+        log.selection(sel, self.spec)
         c = sel.chosen
         if c is None:
             raise _Stop(f"Painleve inconsistency at {why}: no consistent contact state at "
@@ -652,16 +642,17 @@ class Simulator:
         if kind == "STICK->SLIP":
             r = self.forces(t, y, d)
             d2 = _Disc(SLIP, armed=False)
-            if self.model == "hybrid_coulomb":
+            if self.spec.friction.uses_direction:
                 d2.dir = -math.copysign(1.0, r.F)
-            else:
+            if self.spec.friction.has_bristles:
+                # the bristle state that carries the stick force over: -F/N = mu = sigma0 z
                 y[self.iz] = -r.F / (r.N * self.case.lugre.sigma0)
             log.event(t, kind, SLIP, f"|F_t| = mu_lim N = {abs(r.F):.4g} N")
             return t, y, d2, False
         if kind == "STICK-DRIFT":
             r = self.forces(t, y, d)
             d2 = _Disc(SLIP, dir=math.copysign(1.0, r.v_t), armed=True)
-            if self.model == "hybrid_lugre":
+            if self.spec.friction.has_bristles:
                 y[self.iz] = -r.F / (r.N * self.case.lugre.sigma0)
             log.warn(f"t = {t:.6f} s: STICK-DRIFT (|v_t| = {abs(r.v_t):.3g} m/s > Dv while sticking): "
                      "switched to SLIP")
@@ -713,12 +704,12 @@ class _RunLog:
         self.stick_tests.append(dict(t=t, N=N, F_t=F, ratio=abs(F) / N if N > 0 else float("nan"),
                                      mu_lim=mu_lim, cond=cond))
 
-    def selection(self, sel, model):
+    def selection(self, sel, spec):
         """Record a mode selection: its time, the consistent candidates, the choice and, for a
         Coulomb slip, whether the chosen direction is -sgn(F_t) of the stick trial."""
         c = sel.chosen
         agree = None
-        if c is not None and model == "hybrid_coulomb" and c.name.startswith("SLIP"):
+        if c is not None and spec.friction.uses_direction and c.name.startswith("SLIP"):
             agree = c.dir == sel.dir_stick
         self.selections.append(dict(
             t=sel.t, n_consistent=sel.n_consistent, consistent=[x.name for x in sel.consistent],

@@ -20,7 +20,7 @@ import pytest
 from scipy.integrate import quad
 from scipy.optimize import brentq
 
-from flexlib import kernel
+from flexlib import kernel, models
 from flexlib.beam import BeamModel
 from flexlib.contact import Slope, impulse_jump, tip_contact
 from flexlib.params import BeamParams, SlopeParams, paper_case
@@ -289,7 +289,7 @@ def test_impulse_jump_e0_gives_zero_normal_velocity_to_roundoff():
 # =========================================================================== multipliers (7)
 CASE = paper_case("3.2")
 FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
-MODEL_CODES = {"frictionless": 1, "hybrid_coulomb": 2, "hybrid_lugre": 3, "lugre": 4}
+MODEL_CODES = {m: models.get(m).kernel_code for m in ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")}
 
 
 def _phase(model, mode, y, *, dir_=0.0, s_star=0.0, mult=0, N=3):
