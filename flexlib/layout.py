@@ -17,7 +17,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["StateLayout", "PAR_NAMES", "NPAR", "pack_params", "OUT_NAMES", "NOUT"]
+__all__ = ["StateLayout", "PAR_NAMES", "NPAR", "pack_params", "OUT_NAMES", "NOUT",
+           "FREE", "CONTACT", "STICK", "SLIP", "MODE_NAMES", "DiscreteState"]
+
+# ---------------------------------------------------------------- discrete state
+# Contact modes of the state machine (the kernel's ``mode`` argument and the ``mode`` history).
+FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
+MODE_NAMES = {FREE: "FREE", CONTACT: "CONTACT", STICK: "STICK", SLIP: "SLIP"}
+
+
+@dataclass
+class DiscreteState:
+    """Discrete state of the hybrid automaton: the contact mode, the Coulomb slip direction, the
+    stick anchor s* [m] and whether SLIP-STOP is armed (|v_t| exceeded Dv in this slip phase)."""
+    mode: int = FREE
+    dir: float = 0.0
+    s_star: float = 0.0
+    armed: bool = True
+
+    def copy(self):
+        return DiscreteState(self.mode, self.dir, self.s_star, self.armed)
 
 # ---------------------------------------------------------------- parameter vector ``par``
 PAR_NAMES = ("J_ob", "Rx0", "g0", "tau_d", "L",            # body: kg m^2, kg m, m/s^2, N m, m

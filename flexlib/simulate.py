@@ -37,16 +37,16 @@ from . import __version__, integrator, kernel, models, selection
 from .beam import BeamModel
 from .contact import Slope, TipContact
 from .friction import stribeck_level
-from .layout import StateLayout, pack_params, with_discrete
+from .history import build_result
+from .layout import (CONTACT, FREE, MODE_NAMES, SLIP, STICK, DiscreteState, StateLayout,
+                     pack_params, with_discrete)
 from .models import CONTACT_MODELS, FRICTION_MODELS, MODELS, canonical_model
 from .params import Case, paper_case
-from .result import SimulationResult, build_result
+from .result import SimulationResult
 
 __all__ = ["MODELS", "CONTACT_MODELS", "canonical_model", "simulate", "SimulationError",
            "spin_up_profile", "Simulator"]
 
-FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
-MODE_NAMES = {FREE: "FREE", CONTACT: "CONTACT", STICK: "STICK", SLIP: "SLIP"}
 PAINLEVE_MIN = 1e-6
 GAP_FLOOR = 1e-12      # m: re-contact threshold below a flight's starting gap when that is <= 0
 _MAX_STALLED_EVENTS = 50
@@ -86,16 +86,7 @@ def spin_up_profile(Omega: float = 4.0, T: float = 15.0):
     return hub
 
 
-@dataclass
-class _Disc:
-    """Discrete state of the hybrid automaton."""
-    mode: int = FREE
-    dir: float = 0.0          # Coulomb slip direction
-    s_star: float = 0.0       # stick anchor
-    armed: bool = True        # SLIP-STOP armed (|v_t| exceeded Dv in this slip phase)
-
-    def copy(self):
-        return _Disc(self.mode, self.dir, self.s_star, self.armed)
+_Disc = DiscreteState        # the name the simulator's code and tests use
 
 
 @dataclass
