@@ -33,12 +33,12 @@ phase the code does not define (e.g. a SLIP phase without a friction law) return
 The slots of ``par`` (the scalars) and of the output vector ``out`` ([N, F_t, zdot, mu, margin,
 cond_S, gap, s, v_n, v_t]) are named in :mod:`flexlib.layout` (``P_*``, ``O_*``); numba reads
 those module constants at compile time.  numba's cache of this module is keyed on this file
-only: after a change to :mod:`flexlib.layout`, :mod:`flexlib.models` or
-:func:`flexlib.friction.lugre_rates`, clear ``flexlib/__pycache__/kernel.*.nb*`` (and
-``integrator.*``).
+only, so a change to a module it compiles in (:mod:`flexlib.layout`, :mod:`flexlib.models`,
+:func:`flexlib.friction.lugre_rates`) flushes the cache (:data:`SOURCE_STAMP`).
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 
@@ -665,6 +665,21 @@ def velocity_jump(M, D_n, v_n_minus, e):
     return dqd, impulse, dT
 
 
+def _source_stamp() -> str:
+    """SHA-256 of this file and of the modules compiled into it (their constants and functions
+    are frozen into numba's cached machine code)."""
+    h = hashlib.sha256()
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("kernel.py", "friction.py", "layout.py", "models.py"):
+        try:
+            with open(os.path.join(here, name), "rb") as fh:
+                h.update(fh.read())
+        except OSError:      # pragma: no cover - a zipped install: numba does not cache there
+            h.update(name.encode())
+    return h.hexdigest()
+
+
+SOURCE_STAMP = _source_stamp()
 COMPILED = False
 NO_REFCOUNT = {}        # numba options of the allocation-free hot functions (set below)
 
@@ -690,3 +705,25 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
                       "phase_eval_samples", "tip_kinematics", "tip_gap", "velocity_jump"):
             globals()[_name] = _nb.njit(cache=True)(globals()[_name])
         COMPILED = True
+        _JITTED = [n for n, f in list(globals().items()) if hasattr(f, "_cache")
+                   and getattr(getattr(f, "py_func", None), "__module__", "") == __name__]
+
+        def _guard_stale_cache():
+            """Flush this module's numba caches when a module compiled into it changed
+            (numba keys a cache on the function's own file only)."""
+            try:
+                disp = globals()["phase_eval_into"]
+                path = os.path.join(disp._cache.cache_path, "kernel.deps-sha256")
+                old = None
+                if os.path.exists(path):
+                    with open(path) as fh:
+                        old = fh.read().strip()
+                if old != SOURCE_STAMP:
+                    for name in _JITTED:
+                        globals()[name]._cache.flush()
+                    with open(path, "w") as fh:
+                        fh.write(SOURCE_STAMP)
+            except Exception:   # pragma: no cover - read-only install: numba then won't cache
+                pass
+
+        _guard_stale_cache()
