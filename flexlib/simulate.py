@@ -148,15 +148,7 @@ class Simulator:
     # ------------------------------------------------------------------ phase equations
     def _setup_kernel(self):
         mi = self.beam.mi
-        n = mi.n
-        c = np.ascontiguousarray
-        self._arrs = (c(mi.M2), c(mi.M2 - mi.D), c(mi.S_y), c(mi.K2), c(mi.T3.reshape(n * n, n)),
-                      c(mi.T3.transpose(0, 2, 1).reshape(n * n, n)), c(mi.T4.reshape(n * n, n * n)),
-                      c(mi.T4.transpose(0, 2, 1, 3).reshape(n * n, n * n)), c(mi.Hbar), c(mi.Sbar),
-                      c(mi.C), c(mi.Phi_L), c(mi.H_L),
-                      # generic quadrature route, used only with axial modes (an extension beyond the paper)
-                      c(mi.x), c(mi.w * mi.rhoS), c(mi.Phi), c(mi.H.reshape(len(mi.x), n * n)),
-                      c(mi.Psi), c(mi.K_A), c(mi.Psi_L))
+        self._arrs = self.beam.kernel_arrays()     # the modal data, owned by the beam model
         sp, fr, lg, b = self.case.slope, self.case.coulomb, self.case.lugre, self.case.beam
         (nx, ny), (tx, ty), (X1, Y1) = self.slope.n, self.slope.t, self.slope.origin
         self._par0 = pack_params(
