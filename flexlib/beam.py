@@ -33,6 +33,11 @@ __all__ = ["BeamModel", "rotation"]
 
 _IT = np.array([[0.0, -1.0], [1.0, 0.0]])   # the planar 90 degree rotation I~
 
+# The modal data handed to the kernel (:meth:`BeamModel.kernel_arrays`), in order.
+KERNEL_ARRAY_NAMES = ("M2", "M2mD", "S_y", "K2", "T3r", "T3tr", "T4r", "T4pr", "Hbar", "Sbar", "C",
+                      "Phi_L", "H_L", "xk", "wk", "Phik", "Hk", "Psik", "KA", "Psi_L")
+KERNEL_TIP_ARRAYS = tuple(KERNEL_ARRAY_NAMES.index(n) for n in ("Phi_L", "H_L", "Psi_L"))
+
 
 def rotation(theta: float) -> np.ndarray:
     """W(theta), eq (6): floating-frame components to inertial components."""
@@ -60,7 +65,7 @@ class BeamModel:
         """The modal data in the layout of the compiled kernel (:mod:`flexlib.kernel`): the
         tensor route's arrays (M2, M2 - D, S_y, K2, T3 and T4 flattened, Hbar, Sbar, C), the tip
         values (Phi_L, H_L), and the quadrature route's (nodes, weights x rho S, Phi, H, Psi,
-        K_A) and Psi_L.  Built once per model."""
+        K_A) and Psi_L, named in :data:`KERNEL_ARRAY_NAMES`.  Built once per model."""
         if self._kernel_arrays is None:
             mi = self.mi
             n = mi.n

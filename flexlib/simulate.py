@@ -34,11 +34,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import __version__, integrator, kernel, models, selection
-from .beam import BeamModel
+from .beam import KERNEL_TIP_ARRAYS, BeamModel
 from .contact import Slope, TipContact
 from .friction import stribeck_level
 from .history import build_result
-from .layout import (CONTACT, FREE, MODE_NAMES, SLIP, STICK, DiscreteState, StateLayout,
+from .layout import (CONTACT, FREE, MODE_NAMES, O_COND, O_F, O_GAP, O_MARGIN,
+                     O_MU, O_N, O_S, O_VN, O_VT, O_ZDOT, SLIP, STICK, DiscreteState, StateLayout,
                      pack_params, with_discrete)
 from .models import CONTACT_MODELS, FRICTION_MODELS, MODELS, canonical_model
 from .params import Case, paper_case
@@ -149,6 +150,7 @@ class Simulator:
     def _setup_kernel(self):
         mi = self.beam.mi
         self._arrs = self.beam.kernel_arrays()     # the modal data, owned by the beam model
+        self._tip_arrs = tuple(self._arrs[i] for i in KERNEL_TIP_ARRAYS)   # Phi_L, H_L, Psi_L
         sp, fr, lg, b = self.case.slope, self.case.coulomb, self.case.lugre, self.case.beam
         (nx, ny), (tx, ty), (X1, Y1) = self.slope.n, self.slope.t, self.slope.origin
         self._par0 = pack_params(
@@ -174,30 +176,28 @@ class Simulator:
 
         The same numbers as :func:`flexlib.contact.tip_contact` to round-off, but compiled: the
         event actions call it ~2 times per velocity jump, and the hybrid models make 10^4 jumps."""
-        nd = self.nd
+        lay = self.layout
         g, s, v_n, v_t, Pq, Gq, gn, gt = kernel.tip_kinematics(
-            y[:nd], y[nd:2 * nd], self._par0, self._arrs[11], self._arrs[12], self._arrs[19])
+            y[lay.q], y[lay.qd], self._par0, *self._tip_arrs)
         return TipContact(gap=g, s=s, v_n=v_n, v_t=v_t, Psi_q=Pq, Gamma_q=Gq, gamma_n=gn, gamma_t=gt)
 
     def gap(self, y: np.ndarray) -> float:
         """The gap of :meth:`tip` alone (the same kernel code, so the same bits), for the
         FREE-phase floor: one per flight phase, ~2.4e4 in a hybrid model's chatter."""
-        nd = self.nd
-        return kernel.tip_gap(y[:nd], y[nd:2 * nd], self._par0, self._arrs[11], self._arrs[12],
-                              self._arrs[19])
+        lay = self.layout
+        return kernel.tip_gap(y[lay.q], y[lay.qd], self._par0, *self._tip_arrs)
 
     def mass_matrix(self, y: np.ndarray) -> np.ndarray:
         """M(q) through the compiled kernel."""
-        nd = self.nd
-        a = self._arrs
-        return kernel.mass_forces_any(np.ascontiguousarray(y[:nd]), np.ascontiguousarray(y[nd:2 * nd]),
-                                      self._par0, *a)[0]
+        lay = self.layout
+        return kernel.mass_forces_any(np.ascontiguousarray(y[lay.q]), np.ascontiguousarray(y[lay.qd]),
+                                      self._par0, *self._arrs)[0]
 
     def forces(self, t: float, y: np.ndarray, d: _Disc) -> Forces:
         """q'', contact forces and friction state of the phase ``d.mode`` at (t, y)."""
-        nd, bm = self.nd, self.beam
+        lay, bm = self.layout, self.beam
         if self.hub is not None:
-            q = y[:nd].copy(); qd = y[nd:2 * nd].copy()
+            q = y[lay.q].copy(); qd = y[lay.qd].copy()
             th, thd, thdd = self.hub(t)
             q[0], qd[0] = th, thd
             M, Q = bm.mass_and_forces(q, qd)
@@ -205,8 +205,9 @@ class Simulator:
             qdd = np.concatenate(([thdd], Bdd))
             return Forces(qdd=qdd, tau=float(M[0] @ qdd - Q[0]))
         dy, o = self.evaluate(t, y, d)
-        return Forces(qdd=dy[nd:2 * nd], N=o[0], F=o[1], zdot=o[2], mu=o[3], margin=o[4], cond=o[5],
-                      gap=o[6], s=o[7], v_n=o[8], v_t=o[9])
+        return Forces(qdd=dy[lay.qd], N=o[O_N], F=o[O_F], zdot=o[O_ZDOT], mu=o[O_MU],
+                      margin=o[O_MARGIN], cond=o[O_COND], gap=o[O_GAP], s=o[O_S], v_n=o[O_VN],
+                      v_t=o[O_VT])
 
     def rhs_for(self, d: _Disc):
         nd, iz, iW = self.nd, self.iz, self.iW
@@ -218,9 +219,9 @@ class Simulator:
                 dy[0] = self.hub(t)[1]
                 dy[1:nd] = y[nd + 1:2 * nd]
                 dy[nd:2 * nd] = f.qdd
-                Bd = y[nd + 1:nd + 1 + self.beam.n]
-                dy[iW + 2] = Bd @ self.beam.mi.C @ Bd
-                dy[iW + 3] = f.tau * self.hub(t)[1]
+                Bd = y[self.layout.B_dot]
+                dy[self.layout.W_d] = Bd @ self.beam.mi.C @ Bd
+                dy[self.layout.W_tau] = f.tau * self.hub(t)[1]
                 return dy
             return rhs_hub
         pe, mode, model, mult, par, arrs = (kernel.phase_eval, d.mode, self._model_code,
@@ -266,22 +267,22 @@ class Simulator:
     def _failure_cause(self, t, y, d):
         if d.mode != FREE:
             try:
-                o = self.evaluate(t, y, d)[1]
+                r = self.forces(t, y, d)
             except ZeroDivisionError:
                 return self._singular_cause(d)
-            if np.isfinite(o[4]) and abs(o[4]) < 1e-2:
-                return (f"approach to a Painleve singularity (slip margin {o[4]:.3g}: the tip Jacobians are nearly parallel)")
+            if np.isfinite(r.margin) and abs(r.margin) < 1e-2:
+                return (f"approach to a Painleve singularity (slip margin {r.margin:.3g}: the tip Jacobians are nearly parallel)")
             lu = self.case.lugre
-            if self.spec.friction is models.LUGRE and d.mode != STICK and np.isfinite(o[9]):
+            if self.spec.friction is models.LUGRE and d.mode != STICK and np.isfinite(r.v_t):
                 # the bristle equation z' = v - sigma0 |v| z / g(v) has the rate sigma0 |v| / g(v)
-                g = stribeck_level(o[9], self.case.coulomb.mu_d, self.case.coulomb.mu_s, lu.v_s)
-                rate = math.inf if g <= 0.0 else lu.sigma0 * abs(o[9]) / g
+                g = stribeck_level(r.v_t, self.case.coulomb.mu_d, self.case.coulomb.mu_s, lu.v_s)
+                rate = math.inf if g <= 0.0 else lu.sigma0 * abs(r.v_t) / g
                 if rate > 1e6:
                     return (f"LuGre bristle equation too stiff for the explicit integrator: "
-                            f"sigma0 |v_t| / g(v_t) = {rate:.3g} 1/s at v_t = {o[9]:.4g} m/s, "
+                            f"sigma0 |v_t| / g(v_t) = {rate:.3g} 1/s at v_t = {r.v_t:.4g} m/s, "
                             f"g = {g:.3g} (g(v) -> mu_d = {self.case.coulomb.mu_d:g} for "
                             f"|v_t| >> v_s; a larger mu_d or a smaller sigma0 keeps it tractable)")
-            return f"stiff or singular contact phase (N = {o[0]:.4g} N, v_t = {o[9]:.4g} m/s)"
+            return f"stiff or singular contact phase (N = {r.N:.4g} N, v_t = {r.v_t:.4g} m/s)"
         return "integrator failure in free flight"
 
     def _singular_cause(self, d):
@@ -368,7 +369,7 @@ class Simulator:
         wall0 = time.perf_counter()
         nd = self.nd
         b = self.case.beam
-        y = np.zeros(2 * nd + 5)
+        y = np.zeros(self.layout.size)
         if self.hub is not None:
             y[0], y[nd], _ = self.hub(0.0)
         else:
