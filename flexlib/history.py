@@ -93,8 +93,9 @@ def _phase_outputs(sim, t, Y, segs, seg, seg_mode):
     if sim.hub is None:
         seg_dir = np.array([d.dir for (_s, d, _nj) in segs], dtype=float)
         seg_sstar = np.array([d.s_star for (_s, d, _nj) in segs], dtype=float)
-        return kernel.phase_eval_samples(t, Y, seg_mode[seg], seg_dir[seg], seg_sstar[seg],
-                                         sim._model_code, sim._mult_code, sim._par0, *sim._arrs)
+        return sim._kern.phase_eval_samples(t, Y, seg_mode[seg], seg_dir[seg], seg_sstar[seg],
+                                            sim._model_code, sim._mult_code, sim._par0,
+                                            *sim._arrs)
     nd = sim.nd
     O = np.full((len(t), NOUT), np.nan)
     O[:, O_N] = 0.0

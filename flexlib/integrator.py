@@ -35,6 +35,7 @@ slower than scipy, so the simulator should then keep ``solve_ivp``.
 from __future__ import annotations
 
 import os
+import types
 
 import numpy as np
 
@@ -754,7 +755,7 @@ def _kernel_arrays(arrs):
 
 def solve_phase(t0, y0, t_end, mode, model, mult, par, arrs, *, rtol, atol, max_step=np.inf,
                 first_step=None, events=(), directions=None, epar=None, offsets=None,
-                max_steps=2_000_000, dense=True):
+                max_steps=2_000_000, dense=True, integrate=None):
     """Integrate one phase with :func:`integrate_phase`; returns a :class:`PhaseSolution`.
 
     ``events``: indices into (or names of) :data:`flexlib.kernel.EVENT_NAMES`, the terminal
@@ -764,6 +765,7 @@ def solve_phase(t0, y0, t_end, mode, model, mult, par, arrs, *, rtol, atol, max_
     ``offsets[0] = floor`` watches gap = floor, like ``Simulator.events_for(..., floor)``).
     ``atol`` may be a scalar or an array (ny,); ``rtol`` below 100 eps is raised like scipy's.
     ``dense=False`` skips the 3 extra stages of the 7th-order interpolant except on event steps.
+    ``integrate``: an :func:`integrate_phase` built by :func:`specialize` (another friction law).
     """
     y0 = _vec(y0)
     ny = y0.shape[0]
@@ -778,8 +780,34 @@ def solve_phase(t0, y0, t_end, mode, model, mult, par, arrs, *, rtol, atol, max_
     epar = np.zeros(4) if epar is None else _vec(epar)
     eoff = np.zeros(kernel.NEV) if offsets is None else _vec(offsets)
     arrs = _kernel_arrays(arrs)
-    res = integrate_phase(float(t0), y0, float(t_end), int(mode), int(model), int(mult),
+    run = integrate_phase if integrate is None else integrate
+    res = run(float(t0), y0, float(t_end), int(mode), int(model), int(mult),
                           _vec(par), arrs, rtol, atol,
                           float(max_step), 0.0 if first_step is None else float(first_step),
                           active, direction, epar, eoff, int(max_steps), bool(dense))
     return PhaseSolution(res)
+
+
+_SPECIALIZED = {}
+
+
+def specialize(kern):
+    """:func:`integrate_phase` compiled around ``kern.phase_eval_into`` (a right-hand side made
+    by :func:`flexlib.kernel.specialize`), built once per right-hand side."""
+    key = id(kern)
+    if key in _SPECIALIZED:
+        return _SPECIALIZED[key][1]
+    g = dict(globals())
+    g["_phase_eval_into"] = kern.phase_eval_into
+    for name in ("_rhs", "_event_at", "_brentq", "_rk_stages", "integrate_phase"):
+        f = globals()[name]
+        py = getattr(f, "py_func", f)
+        new = types.FunctionType(py.__code__, g, name, py.__defaults__, py.__closure__)
+        if COMPILED:
+            if name in _INLINED:
+                new = _nb.njit(inline="always")(new)
+            else:
+                new = _nb.njit(**(kernel.NO_REFCOUNT if name in _HOT else {}))(new)
+        g[name] = new
+    _SPECIALIZED[key] = (kern, g["integrate_phase"])
+    return g["integrate_phase"]

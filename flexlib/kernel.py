@@ -41,6 +41,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import types
 
 import numpy as np
 
@@ -49,7 +50,7 @@ from .layout import (NOUT, NPAR, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_S, O
                      O_ZDOT, P_BETA, P_CHI, P_DIR, P_G0, P_J_OB, P_L, P_MU_D, P_MU_S, P_NX, P_NY,
                      P_RX0, P_S_STAR, P_SIGMA0, P_SIGMA1, P_SIGMA2, P_TAU, P_TX, P_TY, P_V_S, P_X1,
                      P_Y1, Y_WD, Y_WF, Y_WN, Y_WTAU, Y_Z)
-from .models import LAW_COULOMB, LAW_FRICTIONLESS, LAW_LUGRE, LAW_NO_CONTACT
+from .models import LAW_COULOMB, LAW_CUSTOM, LAW_FRICTIONLESS, LAW_LUGRE, LAW_NO_CONTACT
 
 
 def mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
@@ -471,15 +472,21 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
     F = 0.0
     if mode == 1 and model == LAW_FRICTIONLESS:
         N = r1 / s11
-    elif mode == 2 and (model == LAW_COULOMB or model == LAW_LUGRE):
+    elif mode == 2 and (model == LAW_COULOMB or model == LAW_LUGRE or model == LAW_CUSTOM):
         N, F = _stick_solve(gam_t, v_t, sc, chi, beta, par[P_S_STAR], r1, s11, Pq, Gq, Xw, nd,
                             mult, out)
-    elif model == LAW_COULOMB or model == LAW_LUGRE:
-        # slip (and the unified law's CONTACT): F_t = c N with c = -dir mu_d (Coulomb, eq (69))
-        # or c = -mu of the LuGre bristle state (eq (68))
+    elif model == LAW_COULOMB or model == LAW_LUGRE or model == LAW_CUSTOM:
+        # slip (and the unified law's CONTACT): F_t = c N with c = -dir mu_d (Coulomb, eq (69)),
+        # c = -mu of the LuGre bristle state (eq (68)) or c = -mu of a registered law
         if model == LAW_COULOMB:
             cf = -par[P_DIR] * par[P_MU_D]
             out[O_MU] = -cf
+        elif model == LAW_CUSTOM:
+            zd, mu = custom_friction(v_t, y[iz + Y_Z], par)
+            out[O_ZDOT] = zd
+            out[O_MU] = mu
+            dy[iz + Y_Z] = zd
+            cf = -mu
         else:
             zd, mu = lugre_rates(v_t, y[iz + Y_Z], par[P_MU_D], par[P_MU_S], par[P_SIGMA0],
                                  par[P_SIGMA1], par[P_SIGMA2], par[P_V_S])
@@ -510,6 +517,14 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
     out[O_N] = N
     out[O_F] = F
     return T
+
+
+def custom_friction(v, z, par):
+    """The friction law of a registered model whose :class:`~flexlib.models.FrictionLaw` brings
+    its own compiled function: (z', mu) at tangential velocity v [m/s], internal state z and
+    parameters ``par``, with F_t = -mu N.  This placeholder gives NaN (the phase is flagged);
+    :func:`specialize` compiles the right-hand side with the law's function in its place."""
+    return np.nan, np.nan
 
 
 def _stick_solve(gam_t, v_t, sc, chi, beta, s_star, r1, s11, Pq, Gq, Xw, nd, mult, out):
@@ -698,7 +713,7 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
         NO_REFCOUNT = dict(_nrt=False) if hasattr(_nbo.DefaultOptions, "_nrt") else {}
         for _name in ("_dot_at", "_mv_at", "_quad_at", "_solve_into", "_tip_rows_into",
                       "_slope_in_beam_frame", "mass_forces_into", "mass_forces_quad_into",
-                      "phase_eval_into", "_stick_solve", "event_values_into", "_samples_into", "_tip_into"):
+                      "phase_eval_into", "_stick_solve", "custom_friction", "event_values_into", "_samples_into", "_tip_into"):
             globals()[_name] = _nb.njit(cache=True, **NO_REFCOUNT)(globals()[_name])
         for _name in ("_solve", "work_arrays", "mass_forces",
                       "mass_forces_quad", "mass_forces_any", "phase_eval", "event_values",
@@ -727,3 +742,31 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
                 pass
 
         _guard_stale_cache()
+
+
+# ---------------------------------------------------------------- friction laws from outside
+_SPECIALIZED = {}
+
+
+def specialize(friction_function):
+    """The right-hand side compiled with ``friction_function`` in the place of
+    :func:`custom_friction`: a namespace with ``phase_eval_into``, ``phase_eval`` and
+    ``phase_eval_samples`` (the same code, another friction law; built once per function and
+    not cached on disk).  ``friction_function(v, z, par) -> (zdot, mu)`` must be compiled with
+    numba (when numba is on) and allocate nothing."""
+    if friction_function in _SPECIALIZED:
+        return _SPECIALIZED[friction_function]
+    g = dict(globals())
+    g["custom_friction"] = friction_function
+    made = {}
+    for name in ("phase_eval_into", "phase_eval", "_samples_into", "phase_eval_samples"):
+        f = globals()[name]
+        py = getattr(f, "py_func", f)
+        new = types.FunctionType(py.__code__, g, name, py.__defaults__, py.__closure__)
+        if COMPILED:
+            opts = NO_REFCOUNT if name in ("phase_eval_into", "_samples_into") else {}
+            new = _nb.njit(**opts)(new)
+        g[name] = made[name] = new
+    ns = types.SimpleNamespace(**made)
+    _SPECIALIZED[friction_function] = ns
+    return ns

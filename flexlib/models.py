@@ -8,8 +8,11 @@ right-hand side dispatches on the spec's :attr:`ModelSpec.kernel_code`, and a co
 know gives NaN (the integrator then stops), never a silent fallback to another law.
 
 Where a new law goes: a friction law is a :class:`FrictionLaw` (its kernel code, whether it has
-internal state z, how the slip direction is chosen, its stick limit); its formulas go in
-:mod:`flexlib.friction` and its branch in :func:`flexlib.kernel.phase_eval_into`.
+internal state z, how the slip direction is chosen, its stick limit).  A built-in law's formulas
+go in :mod:`flexlib.friction` and its branch in :func:`flexlib.kernel.phase_eval_into`; a law
+from outside the package brings its compiled function (``kernel_function``), and the simulator
+compiles a right-hand side around it (:func:`flexlib.kernel.specialize`;
+examples/custom_friction.py).
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 __all__ = ["ContactLaw", "FrictionLaw", "ModelSpec", "REGISTRY", "MODELS", "CONTACT_MODELS",
            "FRICTION_MODELS", "get", "canonical_model", "register",
            "NO_CONTACT", "TIP_ON_SLOPE", "NO_FRICTION", "COULOMB", "LUGRE",
-           "LAW_NO_CONTACT", "LAW_FRICTIONLESS", "LAW_COULOMB", "LAW_LUGRE"]
+           "LAW_NO_CONTACT", "LAW_FRICTIONLESS", "LAW_COULOMB", "LAW_LUGRE", "LAW_CUSTOM"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,9 @@ class FrictionLaw:
     direction_candidates: tuple
     stick_limit: str
     needs_mu_s: bool = False
+    # A law from outside the package: its compiled (v_t, z, par) -> (z', mu) with F_t = -mu N
+    # (``par`` slots: flexlib.layout).  The simulator compiles a right-hand side around it.
+    kernel_function: object = None
 
     @property
     def uses_direction(self) -> bool:
@@ -84,6 +90,8 @@ class ModelSpec:
         :data:`LAW_COULOMB`, :data:`LAW_LUGRE`)."""
         if not self.has_contact:
             return LAW_NO_CONTACT
+        if self.friction.kernel_function is not None:
+            return LAW_CUSTOM
         return 1 + self.friction.code
 
     @property
@@ -113,7 +121,8 @@ LAW_NO_CONTACT = 0
 LAW_FRICTIONLESS = 1 + NO_FRICTION.code
 LAW_COULOMB = 1 + COULOMB.code
 LAW_LUGRE = 1 + LUGRE.code
-KERNEL_CODES = (LAW_NO_CONTACT, LAW_FRICTIONLESS, LAW_COULOMB, LAW_LUGRE)
+LAW_CUSTOM = 4                  # a registered law with its own kernel function
+KERNEL_CODES = (LAW_NO_CONTACT, LAW_FRICTIONLESS, LAW_COULOMB, LAW_LUGRE, LAW_CUSTOM)
 
 # Colours and line styles: colour-blind safe (Okabe-Ito), each model with its own dash pattern.
 REGISTRY: dict[str, ModelSpec] = {}
@@ -124,7 +133,8 @@ def register(spec: ModelSpec) -> ModelSpec:
     implements (:data:`KERNEL_CODES`); an id already registered is an error."""
     if spec.id in REGISTRY:
         raise ValueError(f"model {spec.id!r} is already registered")
-    if spec.kernel_code not in KERNEL_CODES:
+    if spec.kernel_code not in KERNEL_CODES or (spec.kernel_code == LAW_CUSTOM
+                                                and not callable(spec.friction.kernel_function)):
         raise ValueError(f"model {spec.id!r}: contact law {spec.contact.name!r} with friction law "
                          f"{spec.friction.name!r} (kernel code {spec.kernel_code}) is not implemented "
                          f"by the kernel (codes {KERNEL_CODES})")

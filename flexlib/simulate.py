@@ -143,6 +143,12 @@ class Simulator:
         atol[self.iz] = self.sol.atol * 1e-4
         self.atol = atol
         self.n_rhs = 0
+        # the compiled right-hand side: the kernel module, or one compiled around a friction law
+        # registered from outside the package (flexlib.models.FrictionLaw.kernel_function)
+        self._kern, self._integrate = kernel, None
+        if self.spec.friction.kernel_function is not None:
+            self._kern = kernel.specialize(self.spec.friction.kernel_function)
+            self._integrate = integrator.specialize(self._kern) if kernel.COMPILED else None
         self._setup_kernel()
         self._fast = kernel.COMPILED and hub_motion is None and self.sol.method == "DOP853"
 
@@ -168,8 +174,8 @@ class Simulator:
 
     def evaluate(self, t: float, y: np.ndarray, d: _Disc):
         """(dy/dt, out) of phase ``d`` at (t, y); out = [N, F_t, z', mu, margin, cond S, gap, s, v_n, v_t]."""
-        return kernel.phase_eval(t, y, d.mode, self._model_code, self._mult_code, self._par(d),
-                                 *self._arrs)
+        return self._kern.phase_eval(t, y, d.mode, self._model_code, self._mult_code, self._par(d),
+                                     *self._arrs)
 
     def tip(self, y: np.ndarray) -> TipContact:
         """Tip contact kinematics at the state y through the kernel (:func:`kernel.tip_kinematics`).
@@ -224,7 +230,7 @@ class Simulator:
                 dy[self.layout.W_tau] = f.tau * self.hub(t)[1]
                 return dy
             return rhs_hub
-        pe, mode, model, mult, par, arrs = (kernel.phase_eval, d.mode, self._model_code,
+        pe, mode, model, mult, par, arrs = (self._kern.phase_eval, d.mode, self._model_code,
                                             self._mult_code, self._par(d), self._arrs)
 
         def rhs(t, y):
@@ -411,7 +417,8 @@ class Simulator:
                         t, y, t_stop, d.mode, self._model_code, self._mult_code, self._par(d),
                         self._arrs, rtol=self.sol.rtol, atol=self.atol, max_step=max_step,
                         events=evi, directions=dirs, epar=epar, offsets=offs,
-                        max_steps=self.sol.max_steps_phase, dense=d.mode != FREE)
+                        max_steps=self.sol.max_steps_phase, dense=d.mode != FREE,
+                        integrate=self._integrate)
                     self.n_rhs += sol.nfev + sol.n_event_evals
                     if sol.status == 1:
                         kinds = sol.event_names
