@@ -4,10 +4,12 @@ q = [theta, B_1..B_N] (the paper's model), or q = [theta, B_1..B_N, C_1..C_Na] w
 extension (``axial_modes = Na >= 1``, not the paper's model; docs/model.md section 16).  The
 model is described in docs/model.md, sections 4-5.  Two routes are implemented:
 
-* the hot path (:meth:`BeamModel.mass_and_forces`) is the paper's closed form, eqs (13)-(22)
-  with the printed typos corrected (docs/model.md section 15), written with the precomputed tensors
-  T3 = int rho S H_ij Phi_k and T4 = int rho S H_ij H_kl, so that one evaluation is a few
-  small dense contractions;
+* the hot path (:meth:`BeamModel.mass_and_forces`, the compiled code of
+  :func:`flexlib.kernel.mass_forces_into` that the simulator runs) is the paper's closed form,
+  eqs (13)-(22) with the printed typos corrected (docs/model.md section 15), written with the
+  precomputed tensors T3 = int rho S H_ij Phi_k and T4 = int rho S H_ij H_kl, so that one
+  evaluation is a few small dense contractions (its NumPy statement is a test reference,
+  tests/reference.py);
 * the generic quadrature route (docs/model.md 5.3; :meth:`BeamModel.mass_matrix_quadrature`,
   :meth:`BeamModel.generalized_forces_quadrature`), used by the tests as an independent check
   and as the only route when axial modes are on.
@@ -22,12 +24,19 @@ import math
 
 import numpy as np
 
+from . import kernel
+from .layout import pack_params
 from .modes import ModalIntegrals, axial_shapes, coupling_shape, mode_shapes, modal_integrals
 from .params import BeamParams
 
 __all__ = ["BeamModel", "rotation"]
 
 _IT = np.array([[0.0, -1.0], [1.0, 0.0]])   # the planar 90 degree rotation I~
+
+# The modal data handed to the kernel (:meth:`BeamModel.kernel_arrays`), in order.
+KERNEL_ARRAY_NAMES = ("M2", "M2mD", "S_y", "K2", "T3r", "T3tr", "T4r", "T4pr", "Hbar", "Sbar", "C",
+                      "Phi_L", "H_L", "xk", "wk", "Phik", "Hk", "Psik", "KA", "Psi_L")
+KERNEL_TIP_ARRAYS = tuple(KERNEL_ARRAY_NAMES.index(n) for n in ("Phi_L", "H_L", "Psi_L"))
 
 
 def rotation(theta: float) -> np.ndarray:
@@ -49,55 +58,45 @@ class BeamModel:
         self.na = self.mi.na
         self.ndof = self.n + 1 + self.na
         self.g0 = self.params.g0
-        self._M2mD = self.mi.M2 - self.mi.D
-        self._T4_3 = self.mi.T4.reshape(self.n, self.n, self.n * self.n)
+        self._kernel_arrays = None
 
     # ------------------------------------------------------------------ hot path
+    def kernel_arrays(self) -> tuple:
+        """The modal data in the layout of the compiled kernel (:mod:`flexlib.kernel`): the
+        tensor route's arrays (M2, M2 - D, S_y, K2, T3 and T4 flattened, Hbar, Sbar, C), the tip
+        values (Phi_L, H_L), and the quadrature route's (nodes, weights x rho S, Phi, H, Psi,
+        K_A) and Psi_L, named in :data:`KERNEL_ARRAY_NAMES`.  Built once per model."""
+        if self._kernel_arrays is None:
+            mi = self.mi
+            n = mi.n
+            c = np.ascontiguousarray
+            self._kernel_arrays = (
+                c(mi.M2), c(mi.M2 - mi.D), c(mi.S_y), c(mi.K2), c(mi.T3.reshape(n * n, n)),
+                c(mi.T3.transpose(0, 2, 1).reshape(n * n, n)), c(mi.T4.reshape(n * n, n * n)),
+                c(mi.T4.transpose(0, 2, 1, 3).reshape(n * n, n * n)), c(mi.Hbar), c(mi.Sbar),
+                c(mi.C), c(mi.Phi_L), c(mi.H_L),
+                # generic quadrature route, used only with axial modes (an extension beyond the paper)
+                c(mi.x), c(mi.w * mi.rhoS), c(mi.Phi), c(mi.H.reshape(len(mi.x), n * n)),
+                c(mi.Psi), c(mi.K_A), c(mi.Psi_L))
+        return self._kernel_arrays
+
+    def kernel_params(self, tau_d: float | None = None) -> np.ndarray:
+        """The kernel's parameter vector with the beam's slots set (J_ob, Rx0, g0, tau_d, L)."""
+        mi = self.mi
+        return pack_params(J_ob=mi.J_ob, Rx0=mi.Rx0, g0=self.g0, L=mi.L,
+                           tau_d=self.params.tau_d if tau_d is None else tau_d)
+
     def mass_and_forces(self, q, qd, tau_d: float | None = None):
-        """M(q) and Q(q, q') together (eqs (13)-(17), corrected), sharing the products.
+        """M(q) and Q(q, q') together (eqs (13)-(17), corrected), by the simulator's compiled
+        code (:func:`flexlib.kernel.mass_forces_any`).
 
         Q contains the drive torque, gravity, all velocity terms, the elastic force -K2 B and
-        the modal damping -C B'.  It does not contain contact forces.  With axial modes
-        both come from the generic quadrature route.
+        the modal damping -C B'.  It does not contain contact forces.  Without axial modes the
+        paper's closed form with the tensors T3, T4; with axial modes the quadrature route.
         """
-        if self.na:
-            q, qd = np.asarray(q, float), np.asarray(qd, float)
-            return self.mass_matrix_quadrature(q), self.generalized_forces_quadrature(q, qd, tau_d)
-        mi = self.mi
-        th, B = q[0], q[1:]
-        thd, Bd = qd[0], qd[1:]
-        tau = self.params.tau_d if tau_d is None else tau_d
-        T4B = mi.T4 @ B                      # [i,j,k] = T4[i,j,k,l] B_l
-        T4BB = T4B @ B                       # [i,j]   = T4[i,j,k,l] B_k B_l
-        v4 = T4BB @ B                        # int (B^T H B) (H B)_i
-        T3B = mi.T3 @ B                      # [i,j]   = T3[i,j,k] B_k
-        BT3 = B @ mi.T3                      # [j,i]   = B_k T3[j,k,i]
-        M2mDB = self._M2mD @ B
-        n = self.n
-        M = np.empty((n + 1, n + 1))
-        M[0, 0] = mi.J_ob + B @ M2mDB + 0.25 * (v4 @ B)
-        m21 = mi.S_y + T3B @ B - 0.5 * (B @ BT3)
-        M[1:, 0] = m21
-        M[0, 1:] = m21
-        M[1:, 1:] = mi.M2 + B @ T4B
-        # generalized forces
-        HbarB = mi.Hbar @ B
-        Rx = mi.Rx0 - 0.5 * (B @ HbarB)
-        Ry = mi.Sbar @ B
-        s, c = math.sin(th), math.cos(th)
-        g0 = self.g0
-        T4Bd = (mi.T4 @ Bd) @ Bd             # [i,l] = T4[i,l,j,k] Bd_j Bd_k
-        Q = np.empty(n + 1)
-        Q[0] = (tau - 2.0 * thd * (Bd @ M2mDB)
-                - thd * (v4 @ Bd)
-                - Bd @ T3B @ Bd
-                + g0 * (s * Ry - c * Rx))
-        Q[1:] = (thd * thd * M2mDB - mi.K2 @ B + 0.5 * thd * thd * v4
-                 - T4Bd @ B
-                 + 2.0 * thd * (B @ (Bd @ mi.T3) - (mi.T3 @ Bd) @ B)
-                 + g0 * (s * HbarB - c * mi.Sbar)
-                 - mi.C @ Bd)
-        return M, Q
+        c = np.ascontiguousarray
+        return kernel.mass_forces_any(c(q, dtype=float), c(qd, dtype=float),
+                                      self.kernel_params(tau_d), *self.kernel_arrays())
 
     def mass_matrix(self, q) -> np.ndarray:
         """M(q), eqs (13)-(15) (S_y = int rho S x Phi^T dx: eq (20) misses the x).  Symmetric positive

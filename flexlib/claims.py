@@ -16,6 +16,7 @@ Verdicts are reported as found; nothing here is tuned to make a claim hold.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -84,24 +85,10 @@ def _grows_then_shrinks(seq):
     return 0 < k < len(seq) - 1
 
 
-def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
-    """Evaluate C1-C25 on ``results`` = {model: SimulationResult} for case 3.2."""
-    have = all(m in results and results[m] is not None for m in (C, HL, UL))
+def _claims_c1(x: _Runs) -> list:
+    """C1."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
     out = []
-    if not have:
-        return [_claim(f"C{k}", "", "", "", None, NA, "a model run is missing") for k in range(1, 26)]
-    rc, rh, ru = results[C], results[HL], results[UL]
-    t_end = min(r.t[-1] for r in (rc, rh, ru))
-    complete = all(r.success for r in (rc, rh, ru))
-    ref = ru
-    st = _starts(ref)
-    nimp = min(len(rc.impacts), len(rh.impacts), len(ru.impacts))
-    win = [(st[k], st[k + 1] if k + 1 < len(st) else t_end) for k in range(len(st))]
-
-    def need(k):
-        return nimp >= k and len(win) >= k
-
-    # C1 ------------------------------------------------------------------------------------
     keys = ("theta", "theta_dot", "tip_deflection", "tip_Y", "tip_Ydot", "N", "F_t", "E", "T", "V_E",
             "V_G", "s", "v_t", "mu_eff")
     diffs = {k: rel_diff(rh, ru, k, 0.0, t_end) for k in keys}
@@ -110,7 +97,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                       "max over 14 quantities of max|hybrid LuGre - unified LuGre| / range, whole run",
                       f"<= {COINCIDE:.0%}", diffs[worst], _verdict(diffs[worst] <= COINCIDE),
                       f"worst: {worst}; " + ", ".join(f"{k} {v:.2%}" for k, v in diffs.items())))
-    # C2 ------------------------------------------------------------------------------------
+    return out
+
+def _claims_c2(x: _Runs) -> list:
+    """C2."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if need(1):
         t0 = min(r.impacts[0]["t_start"] for r in (rc, rh, ru))
         t1 = max(r.impacts[0]["t_end"] for r in (rc, rh, ru))
@@ -121,7 +113,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           _verdict(d <= COINCIDE), "peak N: " + ", ".join(f"{p:.4g} N" for p in pk)))
     else:
         out.append(_claim("C2", "First-impact normal force identical.", "", "", None, NA, "no impact"))
-    # C3 ------------------------------------------------------------------------------------
+    return out
+
+def _claims_c3(x: _Runs) -> list:
+    """C3."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if need(3):
         d1 = max(rel_diff(rc, ru, "theta", 0.0, win[1][0]), rel_diff(rh, ru, "theta", 0.0, win[1][0]))
         d2 = rel_diff(rc, ru, "theta", win[1][0], t_end)
@@ -137,7 +134,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           f"unified LuGre {reb_l:.4f} rad"))
     else:
         out.append(_claim("C3", "theta after the second impact", "", "", None, NA, f"only {nimp} impacts"))
-    # C4 / C22 (theta_dot) --------------------------------------------------------------------
+    return out
+
+def _claims_c4(x: _Runs) -> list:
+    """C4."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if need(2):
         dl = rel_diff(rh, ru, "theta_dot", win[0][0], win[1][0])
         dc = rel_diff(rc, ru, "theta_dot", win[0][0], win[1][0])
@@ -150,7 +152,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           f"LuGre pair {dl:.2%}, Coulomb {dc:.2%}, Coulomb after impact 2 {dlater:.2%}"))
     else:
         out.append(_claim("C4", "theta' comparison", "", "", None, NA, f"only {nimp} impacts"))
-    # C5 ------------------------------------------------------------------------------------
+    return out
+
+def _claims_c5(x: _Runs) -> list:
+    """C5."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if need(3):
         d1 = rel_diff(rc, ru, "tip_deflection", win[0][0], win[1][0])
         pc2 = _peak_between(rc, "tip_deflection", rc.impacts[1]["t_start"], rc.impacts[2]["t_start"])
@@ -169,7 +176,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           f"{1e3 * pc3:.3f} vs {1e3 * pl3:.3f} mm; LuGre pair {dl:.2%}"))
     else:
         out.append(_claim("C5", "tip deformation", "", "", None, NA, f"only {nimp} impacts"))
-    # C6 ------------------------------------------------------------------------------------
+    return out
+
+def _claims_c6(x: _Runs) -> list:
+    """C6."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     dY = rel_diff(rc, ru, "tip_Y", 0.0, t_end)
     dYd = rel_diff(rc, ru, "tip_Ydot", 0.0, t_end)
     dl = max(rel_diff(rh, ru, "tip_Y", 0.0, t_end), rel_diff(rh, ru, "tip_Ydot", 0.0, t_end))
@@ -182,7 +194,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                       "<= 5%; <= 1%; interior maximum", dY, _verdict(ok) if gts is not None else NA,
                       f"tip Y {dY:.2%}, tip Y' {dYd:.2%}, LuGre pair {dl:.2%}; per interval: "
                       + ", ".join(f"{p:.2%}" for p in per)))
-    # C7 ------------------------------------------------------------------------------------
+    return out
+
+def _claims_c7(x: _Runs) -> list:
+    """C7."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     k = min(nimp, n_impacts)
     if k >= 3:
         dd = [abs(rc.impacts[i]["duration"] - ru.impacts[i]["duration"]) for i in range(k)]
@@ -199,7 +216,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           + "; d peak N [N]: " + ", ".join(f"{x:.3g}" for x in dn)))
     else:
         out.append(_claim("C7", "impact-count trend", "", "", None, NA, f"only {nimp} impacts"))
-    # C8 ------------------------------------------------------------------------------------
+    return out
+
+def _claims_c8(x: _Runs) -> list:
+    """C8."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if need(1):
         i0 = ru.impacts[0]
         t0, t1 = i0["t_start"], max(r.impacts[0]["t_end"] for r in (rc, rh, ru))
@@ -216,7 +238,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           "impact 1", "<= 5%; LuGre > Coulomb; <= 1%; > 10%", d, _verdict(ok),
                           f"impact 1 diff {d:.2%}; early mean |F_t| LuGre {fl:.4g} N vs Coulomb {fc:.4g} N; "
                           f"LuGre pair {dlall:.2%}; Coulomb later {dlater:.2%}"))
-    # C9 ------------------------------------------------------------------------------------
+    return out
+
+def _claims_c9(x: _Runs) -> list:
+    """C9."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     rows = []
     okall = True
     for m, r in ((C, rc), (HL, rh), (UL, ru)):
@@ -227,7 +254,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
     out.append(_claim("C9", "The energy lost in each impact decreases with the impact count.",
                       f"energy lost per impact, first {n_impacts} impacts, each model", "monotone decrease",
                       None, _verdict(okall) if nimp >= 2 else NA, "; ".join(rows)))
-    # C10 -----------------------------------------------------------------------------------
+    return out
+
+def _claims_c10(x: _Runs) -> list:
+    """C10."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if need(1):
         lc, lh, lu = (r.impacts[0]["energy_lost"] for r in (rc, rh, ru))
         rel = (lu - lc) / lc
@@ -236,7 +268,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           "Coulomb.", "(lost_LuGre - lost_Coulomb) / lost_Coulomb, impact 1", "0 < x < 5%",
                           rel, _verdict(ok),
                           f"lost: Coulomb {lc:.5f} J, hybrid LuGre {lh:.5f} J, unified LuGre {lu:.5f} J"))
-    # C11 / C23 -------------------------------------------------------------------------------
+    return out
+
+def _claims_c11_c23(x: _Runs) -> list:
+    """C11, C23."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if nimp >= 3:
         kk = min(nimp, n_impacts)
         dE = [abs(rc.impacts[i]["energy_after"] - ru.impacts[i]["energy_after"]) for i in range(kk)]
@@ -256,7 +293,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
     else:
         out.append(_claim("C11", "energy difference trend", "", "", None, NA, f"only {nimp} impacts"))
         out.append(_claim("C23", "difference trend", "", "", None, NA, f"only {nimp} impacts"))
-    # C12 -----------------------------------------------------------------------------------
+    return out
+
+def _claims_c12(x: _Runs) -> list:
+    """C12."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if need(3):
         d1 = max(rel_diff(rc, ru, "T", win[0][0], win[1][0]), rel_diff(rh, ru, "T", win[0][0], win[1][0]))
         dl = rel_diff(rc, ru, "T", win[1][0], t_end)
@@ -266,7 +308,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           "impact 1; Coulomb clearly different after later impacts.",
                           "every jump loses T; T diff after impact 1; Coulomb vs LuGre after impact 2",
                           "yes; <= 5%; > 10%", d1, _verdict(ok), f"after 1: {d1:.2%}; later: {dl:.2%}"))
-    # C13 -----------------------------------------------------------------------------------
+    return out
+
+def _claims_c13(x: _Runs) -> list:
+    """C13."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if need(3):
         amp = [_peak_between(ru, "V_E", a, b) for (a, b) in win[:n_impacts]]
         dec = all(amp[i + 1] <= amp[i] for i in range(len(amp) - 1))
@@ -280,14 +327,24 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           "decreasing; interior maximum; <= 1%", dl, _verdict(ok),
                           "peaks: " + ", ".join(f"{x:.4g} J" for x in amp) + "; Coulomb diff: "
                           + ", ".join(f"{x:.2%}" for x in per) + f"; LuGre pair {dl:.2%}"))
-    # C14 -----------------------------------------------------------------------------------
+    return out
+
+def _claims_c14(x: _Runs) -> list:
+    """C14."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if need(3):
         gc = _peak_between(rc, "V_G", rc.impacts[1]["t_end"], rc.impacts[2]["t_start"], absval=False)
         gl = _peak_between(ru, "V_G", ru.impacts[1]["t_end"], ru.impacts[2]["t_start"], absval=False)
         out.append(_claim("C14", "After the second impact Coulomb rebounds higher (V_G).",
                           "max V_G between impacts 2 and 3", "Coulomb > unified LuGre", gc - gl,
                           _verdict(gc > gl), f"Coulomb {gc:.5f} J, unified LuGre {gl:.5f} J"))
-    # C15 -----------------------------------------------------------------------------------
+    return out
+
+def _claims_c15(x: _Runs) -> list:
+    """C15."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if need(3):
         nc, nl = rc.impacts[2]["peak_normal_force"], ru.impacts[2]["peak_normal_force"]
         ec, el = rc.impacts[2]["energy_lost"], ru.impacts[2]["energy_lost"]
@@ -300,7 +357,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           "LuGre > Coulomb; LuGre < Coulomb", None, _verdict(ok),
                           f"lost 1-2: Coulomb {lost12c:.4f}, LuGre {lost12l:.4f} J; impact 3 peak N "
                           f"{nc:.4g} vs {nl:.4g} N, lost {ec:.4f} vs {el:.4f} J"))
-    # C16 -----------------------------------------------------------------------------------
+    return out
+
+def _claims_c16(x: _Runs) -> list:
+    """C16."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if need(1):
         t0 = min(r.impacts[0]["t_start"] for r in (rc, rh, ru))
         t1 = max(r.impacts[0]["t_end"] for r in (rc, rh, ru))
@@ -328,7 +390,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           d, _verdict(ok), f"s diff {d:.2%}, LuGre pair {dl:.2%}; " + "; ".join(
                               f"{m}: stick {p['stick']}, forward {p['fwd']}, reverse {p['rev']}"
                               for m, p in phases.items())))
-    # C17 -----------------------------------------------------------------------------------
+    return out
+
+def _claims_c17(x: _Runs) -> list:
+    """C17."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if nimp >= 3:
         per = [rel_diff(rc, ru, "v_t", rc.impacts[i]["t_start"] - 1e-3,
                         max(rc.impacts[i]["t_end"], ru.impacts[i]["t_end"]) + 1e-3) for i in range(min(nimp, n_impacts))]
@@ -336,12 +403,22 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
         out.append(_claim("C17", "Coulomb's sliding velocity departs progressively from the LuGre pair.",
                           "v_t diff per impact (Coulomb vs unified LuGre)", "non-decreasing", None,
                           _verdict(ok), ", ".join(f"{x:.2%}" for x in per)))
-    # C18 -----------------------------------------------------------------------------------
+    return out
+
+def _claims_c18(x: _Runs) -> list:
+    """C18."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     d = rel_diff(rh, ru, "mu_eff", 0.0, t_end)
     out.append(_claim("C18", "The friction-coefficient history is the same for the LuGre pair.",
                       "mu_eff diff hybrid vs unified LuGre (contact samples)", f"<= {COINCIDE:.0%}", d,
                       _verdict(d <= COINCIDE)))
-    # C19 / C20 / C24 -----------------------------------------------------------------------
+    return out
+
+def _claims_c19_c20_c24(x: _Runs) -> list:
+    """C19, C20, C24."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     mu_d, mu_s = ru.case.coulomb.mu_d, ru.case.coulomb.mu_s
     if need(1):
         im = ru.impacts[0]
@@ -374,7 +451,12 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           float(allm.max()), _verdict(allm.max() <= mu_s * 1.05), f"{len(allm)} samples"))
     else:
         out.append(_claim("C24", "|mu| <= mu_s in stick", "", "", None, NA, "no stick-like samples"))
-    # C21 -----------------------------------------------------------------------------------
+    return out
+
+def _claims_c21(x: _Runs) -> list:
+    """C21."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if nimp >= 2:
         Ec, El = rc.h["E"][-1], ru.h["E"][-1]
         gap_c = rc.impacts[1]["t_start"] - rc.impacts[0]["t_end"]
@@ -385,13 +467,63 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
                           "Coulomb larger in both", Ec - El, _verdict(ok),
                           f"final E: Coulomb {Ec:.4f} J, unified LuGre {El:.4f} J; flight 1->2: "
                           f"{1e3 * gap_c:.2f} vs {1e3 * gap_l:.2f} ms"))
-    # C22 -----------------------------------------------------------------------------------
+    return out
+
+def _claims_c22(x: _Runs) -> list:
+    """C22."""
+    rc, rh, ru, t_end, nimp, win, need, n_impacts = x.unpack()
+    out = []
     if nimp >= 3:
         rat = [rc.impacts[i]["peak_normal_force"] / ru.impacts[i]["peak_normal_force"] - 1
                for i in range(2, min(nimp, n_impacts))]
         out.append(_claim("C22", "From the third impact on Coulomb's impact force is clearly larger.",
                           "peak N Coulomb / unified LuGre - 1, impacts 3..", f"> {CLEAR:.0%}",
                           min(rat), _verdict(min(rat) > CLEAR), ", ".join(f"{x:+.1%}" for x in rat)))
+    return out
+
+# One function per claim (or group of claims that share their numbers), in the paper's order.
+_CLAIMS = (
+    _claims_c1, _claims_c2, _claims_c3, _claims_c4, _claims_c5, _claims_c6, _claims_c7,
+    _claims_c8, _claims_c9, _claims_c10, _claims_c11_c23, _claims_c12, _claims_c13, _claims_c14,
+    _claims_c15, _claims_c16, _claims_c17, _claims_c18, _claims_c19_c20_c24, _claims_c21,
+    _claims_c22)
+
+
+@dataclass
+class _Runs:
+    """The three friction models' runs and the impact windows every claim reads."""
+    rc: object
+    rh: object
+    ru: object
+    t_end: float
+    nimp: int
+    win: list
+    n_impacts: int
+
+    def need(self, k):
+        return self.nimp >= k and len(self.win) >= k
+
+    def unpack(self):
+        return (self.rc, self.rh, self.ru, self.t_end, self.nimp, self.win, self.need,
+                self.n_impacts)
+
+
+def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
+    """Evaluate C1-C25 on ``results`` = {model: SimulationResult} for case 3.2."""
+    have = all(m in results and results[m] is not None for m in (C, HL, UL))
+    if not have:
+        return [_claim(f"C{k}", "", "", "", None, NA, "a model run is missing") for k in range(1, 26)]
+    rc, rh, ru = results[C], results[HL], results[UL]
+    t_end = min(r.t[-1] for r in (rc, rh, ru))
+    complete = all(r.success for r in (rc, rh, ru))
+    ref = ru
+    st = _starts(ref)
+    nimp = min(len(rc.impacts), len(rh.impacts), len(ru.impacts))
+    win = [(st[k], st[k + 1] if k + 1 < len(st) else t_end) for k in range(len(st))]
+    x = _Runs(rc, rh, ru, t_end, nimp, win, n_impacts)
+    out = []
+    for claims_of in _CLAIMS:
+        out += claims_of(x)
     out.append(_claim("C25", "Case 3.1 agrees with ref. [32].", "", "", None, NA,
                       "ref. [32] (Yuan et al. 2016) is not available; Figs 2-3 are reproduced as plots only"))
     if not complete:

@@ -1,6 +1,9 @@
-"""Contact with the rigid slope: geometry, Jacobians, the impulse jump and the multiplier solves.
+"""Contact with the rigid slope: geometry, Jacobians and the impulse jump.
 
-docs/model.md sections 6-8.  Sign convention: the slope pushes the tip with
+docs/model.md sections 6-8.  :func:`tip_contact` and :func:`impulse_jump` call the compiled
+functions the simulator runs (:func:`flexlib.kernel.tip_kinematics`,
+:func:`flexlib.kernel.velocity_jump`); the multiplier solves are in
+:func:`flexlib.kernel.phase_eval_into`.  Sign convention: the slope pushes the tip with
 N n + F_t t, N >= 0 in contact; the generalised contact force is Psi_q^T N + Gamma_q^T F_t.
 The paper's multipliers are lambda_n = -N and lambda_tau = -F_t.
 
@@ -14,11 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import kernel
 from .beam import BeamModel
+from .layout import pack_params
 from .params import SlopeParams
 
-__all__ = ["Slope", "TipContact", "tip_contact", "impulse_jump", "frictionless_normal_force",
-           "stick_forces", "slip_normal_force", "printed_normal_force", "printed_stick_forces"]
+__all__ = ["Slope", "TipContact", "tip_contact", "impulse_jump"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,12 @@ class Slope:
         """n . (r - r_O1) for points r (..., 2): > 0 above the slope, m."""
         return (np.asarray(r) - self.origin) @ self.n
 
+    def kernel_params(self, L: float) -> np.ndarray:
+        """The kernel's parameter vector with the slope and the beam length L [m] set (what
+        :func:`flexlib.kernel.tip_kinematics` reads)."""
+        (nx, ny), (tx, ty), (X1, Y1) = self.n, self.t, self.origin
+        return pack_params(L=L, nx=nx, ny=ny, tx=tx, ty=ty, X1=X1, Y1=Y1)
+
 
 @dataclass
 class TipContact:
@@ -57,44 +67,15 @@ class TipContact:
 
 
 def tip_contact(beam: BeamModel, slope: Slope, q, qd) -> TipContact:
-    """Gap, tangential coordinate, their rates, Jacobians and velocity-product terms of the tip."""
+    """Gap, tangential coordinate, their rates, Jacobians and velocity-product terms of the tip
+    (eqs (23)-(32), (49)-(58)), by the simulator's compiled code."""
     mi = beam.mi
-    nb, na = beam.n, beam.na
-    th, B, C = q[0], q[1:1 + nb], q[1 + nb:]
-    thd, Bd, Cd = qd[0], qd[1:1 + nb], qd[1 + nb:]
-    HLB = mi.H_L @ B
-    px = mi.L - 0.5 * (B @ HLB)
-    if na:                       # axial modes (extension beyond the paper): p_P gains Psi(L) C
-        px += mi.Psi_L @ C
-    py = mi.Phi_L @ B
-    c, s_ = math.cos(th), math.sin(th)
-    # Rotate the slope directions into the floating frame once: n_f = W^T n, t_f = W^T t.
-    n, t = slope.n, slope.t
-    nf = (c * n[0] + s_ * n[1], -s_ * n[0] + c * n[1])
-    tf = (c * t[0] + s_ * t[1], -s_ * t[0] + c * t[1])
-    rx, ry = c * px - s_ * py, s_ * px + c * py
-    dx, dy = rx - slope.origin[0], ry - slope.origin[1]
-    # J~ = [I~ p | P], I~ p = (-py, px), P = [-(H_L B)^T, Psi_L ; Phi_L, 0]
-    Psi_q = np.empty(beam.ndof)
-    Gam_q = np.empty(beam.ndof)
-    Psi_q[0] = -nf[0] * py + nf[1] * px
-    Gam_q[0] = -tf[0] * py + tf[1] * px
-    Psi_q[1:1 + nb] = -nf[0] * HLB + nf[1] * mi.Phi_L
-    Gam_q[1:1 + nb] = -tf[0] * HLB + tf[1] * mi.Phi_L
-    if na:
-        Psi_q[1 + nb:] = nf[0] * mi.Psi_L
-        Gam_q[1 + nb:] = tf[0] * mi.Psi_L
-    # a~ = -thd^2 p + 2 thd I~ pd + (-Bd^T H_L Bd, 0),  pd = (-B^T H_L Bd + Psi_L C', Phi_L Bd)
-    pdx = -(HLB @ Bd)
-    if na:
-        pdx += mi.Psi_L @ Cd
-    pdy = mi.Phi_L @ Bd
-    ax = -thd * thd * px - 2.0 * thd * pdy - Bd @ mi.H_L @ Bd
-    ay = -thd * thd * py + 2.0 * thd * pdx
-    return TipContact(
-        gap=n[0] * dx + n[1] * dy, s=t[0] * dx + t[1] * dy,
-        v_n=float(Psi_q @ qd), v_t=float(Gam_q @ qd), Psi_q=Psi_q, Gamma_q=Gam_q,
-        gamma_n=-(nf[0] * ax + nf[1] * ay), gamma_t=-(tf[0] * ax + tf[1] * ay))
+    c = np.ascontiguousarray
+    g, s, v_n, v_t, Pq, Gq, gn, gt = kernel.tip_kinematics(
+        c(q, dtype=float), c(qd, dtype=float), slope.kernel_params(mi.L), c(mi.Phi_L),
+        c(mi.H_L), c(mi.Psi_L))
+    return TipContact(gap=float(g), s=float(s), v_n=float(v_n), v_t=float(v_t), Psi_q=Pq,
+                      Gamma_q=Gq, gamma_n=float(gn), gamma_t=float(gt))
 
 
 def impulse_jump(M, D_n, v_n_minus: float, e: float):
@@ -102,58 +83,9 @@ def impulse_jump(M, D_n, v_n_minus: float, e: float):
 
     Returns (dqd, I, dT): the velocity change M^-1 D_n I, the normal impulse
     I = -(1 + e) v_n^- / (D_n^T M^-1 D_n) >= 0 [N s] and the kinetic-energy change
-    dT = -1/2 (1 - e^2) (v_n^-)^2 / (D_n^T M^-1 D_n) [J].  Positions do not change."""
-    Minv_D = _chol_solve(M, D_n)
-    w = float(D_n @ Minv_D)
-    impulse = -(1.0 + e) * v_n_minus / w
-    dT = -0.5 * (1.0 - e * e) * v_n_minus**2 / w
-    return Minv_D * impulse, impulse, dT
-
-
-def baumgarte_rhs(gamma: float, rate: float, value: float, chi: float, beta: float) -> float:
-    """gamma* = gamma - 2 chi rate - beta^2 value (eqs (36), (63), (64)).
-
-    +beta^2, as in eqs (36), (61), (63), (64): the printed -beta^2 of eqs (34), (60) would make
-    the constraint drift grow exponentially."""
-    return gamma - 2.0 * chi * rate - beta * beta * value
-
-
-def frictionless_normal_force(Psi_q, a, MinvPsi, gn_star: float) -> float:
-    """N = (gamma_n* - Psi_q a) / (Psi_q M^-1 Psi_q^T), eq (37) in the physical sign."""
-    return (gn_star - Psi_q @ a) / (Psi_q @ MinvPsi)
-
-
-def stick_forces(Psi_q, Gamma_q, a, MinvPsi, MinvGam, gn_star: float, gt_star: float):
-    """Coupled stick solve S [N, F_t] = [gn*, gt*] - A a, eq (62).  Returns (N, F_t, cond S)."""
-    S = np.array([[Psi_q @ MinvPsi, Psi_q @ MinvGam], [Gamma_q @ MinvPsi, Gamma_q @ MinvGam]])
-    rhs = np.array([gn_star - Psi_q @ a, gt_star - Gamma_q @ a])
-    sol = np.linalg.solve(S, rhs)
-    return sol[0], sol[1], np.linalg.cond(S)
-
-
-def slip_normal_force(Psi_q, a, MinvPsi, MinvGam, gn_star: float, c: float):
-    """Slip with F_t = c N: N = (gn* - Psi_q a) / (Psi_q M^-1 (Psi_q + c Gamma_q)^T), eqs (75), (79).
-
-    Returns (N, margin) with margin = 1 + c S12/S11, the Painleve margin (docs/model.md 8.5): the
-    solve is singular when it reaches 0."""
-    s11 = Psi_q @ MinvPsi
-    s12 = Psi_q @ MinvGam
-    den = s11 + c * s12
-    return (gn_star - Psi_q @ a) / den, den / s11
-
-
-def printed_normal_force(Psi_q, a, MinvPsi, gn_star: float) -> float:
-    """The paper's decoupled eq (37)/(65) (the paper reuses it in slip): only a diagnostic option."""
-    return frictionless_normal_force(Psi_q, a, MinvPsi, gn_star)
-
-
-def printed_stick_forces(Psi_q, Gamma_q, a, MinvPsi, MinvGam, gn_star, gt_star):
-    """The paper's decoupled eqs (65)-(66) for stick (exact only if Psi_q M^-1 Gamma_q^T = 0)."""
-    N = (gn_star - Psi_q @ a) / (Psi_q @ MinvPsi)
-    F = (gt_star - Gamma_q @ a) / (Gamma_q @ MinvGam)
-    return N, F
-
-
-def _chol_solve(M, b):
-    L = np.linalg.cholesky(M)
-    return np.linalg.solve(L.T, np.linalg.solve(L, b))
+    dT = -1/2 (1 - e^2) (v_n^-)^2 / (D_n^T M^-1 D_n) [J].  Positions do not change.
+    The simulator's compiled code (:func:`flexlib.kernel.velocity_jump`)."""
+    c = np.ascontiguousarray
+    dqd, impulse, dT = kernel.velocity_jump(c(M, dtype=float), c(D_n, dtype=float),
+                                            float(v_n_minus), float(e))
+    return dqd, float(impulse), float(dT)

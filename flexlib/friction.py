@@ -10,11 +10,23 @@ mu is dimensionless and F_t = -mu N (eq (69)).
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 
 __all__ = ["coulomb_force", "stribeck_level", "lugre_zdot", "lugre_coefficient",
-           "lugre_steady_state", "lugre_force_form_rhs"]
+           "lugre_steady_state", "lugre_force_form_rhs", "lugre_rates"]
+
+
+def lugre_rates(v, z, mu_d, mu_s, sigma0, sigma1, sigma2, v_s):
+    """LuGre in coefficient form at one state (eq (68)): (z', mu).
+
+    g(v) = mu_d + (mu_s - mu_d) exp(-(v / v_s)^2), z' = v - sigma0 |v| z / g(v) [m/s] and
+    mu = sigma0 z + sigma1 z' + sigma2 v; the friction force is F_t = -mu N.  This is the code
+    the simulator runs: the compiled right-hand side (:mod:`flexlib.kernel`) calls it."""
+    g = mu_d + (mu_s - mu_d) * math.exp(-(v / v_s) ** 2)
+    zd = v - sigma0 * abs(v) * z / g
+    return zd, sigma0 * z + sigma1 * zd + sigma2 * v
 
 
 def coulomb_force(direction: float, normal_force: float, mu_d: float) -> float:
@@ -52,3 +64,17 @@ def lugre_force_form_rhs(v, z, sigma0, sigma1, sigma2, Fc, Fs, v_s):
     g = Fc + (Fs - Fc) * math.exp(-(v / v_s) ** 2)
     zd = v - sigma0 * abs(v) * z / g
     return zd, sigma0 * z + sigma1 * zd + sigma2 * v
+
+
+if not os.environ.get("FLEXLIB_NO_NUMBA"):   # the same switch as flexlib.kernel
+    try:
+        import numba as _nb
+    except ImportError:      # pragma: no cover - numba is a declared dependency
+        _nb = None
+    if _nb is not None:
+        import numba.core.options as _nbo
+        # Called from the kernel's right-hand side, which is compiled without reference
+        # counting; numba inlines it there (the kernel's cache is keyed on kernel.py only: a
+        # change here needs the kernel's cache cleared, see flexlib/kernel.py).
+        _opts = dict(_nrt=False) if hasattr(_nbo.DefaultOptions, "_nrt") else {}
+        lugre_rates = _nb.njit(cache=True, **_opts)(lugre_rates)

@@ -34,8 +34,8 @@ slower than scipy, so the simulator should then keep ``solve_ivp``.
 """
 from __future__ import annotations
 
-import hashlib
 import os
+import types
 
 import numpy as np
 
@@ -319,6 +319,60 @@ def _rk_stages(t, h, y, K, yq, y_new, out, G, watch, s_lo, s_hi, mode, model, mu
             _stage_events(G, s, out, epar, eoff)
 
 
+def _error_norm(K, y, y_new, atol, rtol, h_abs):
+    """scipy's DOP853 error norm of the step from y to y_new (stages K): the 5th-order
+    estimate, corrected by the 3rd-order one (Hairer's err5 / sqrt(err5 + 0.01 err3))."""
+    ny = y.shape[0]
+    e5 = 0.0
+    e3 = 0.0
+    for k in range(ny):
+        sc = atol[k] + max(abs(y[k]), abs(y_new[k])) * rtol
+        a5 = 0.0
+        a3 = 0.0
+        for j in range(13):
+            a5 += K[j, k] * _E5[j]
+            a3 += K[j, k] * _E3[j]
+        e5 += (a5 / sc) ** 2
+        e3 += (a3 / sc) ** 2
+    if e5 == 0.0 and e3 == 0.0:
+        return 0.0
+    return h_abs * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
+
+
+def _active_events(g, g_new, active, direction, hit):
+    """solve_ivp's find_active_events: ``hit[i]`` = event i changed sign between the step's
+    ends (g -> g_new) in its direction; returns whether any did."""
+    any_hit = False
+    for i in range(7):
+        up = g[i] <= 0.0 and g_new[i] >= 0.0
+        down = g[i] >= 0.0 and g_new[i] <= 0.0
+        hit[i] = active[i] and ((up and direction[i] > 0.0) or (down and direction[i] < 0.0)
+                                or ((up or down) and direction[i] == 0.0))
+        any_hit = any_hit or hit[i]
+    return any_hit
+
+
+def _dense_coefficients(K, y, y_new, f_new, h, full, Fn):
+    """The dense-output coefficients of the step (scipy DOP853._dense_output_impl) into ``Fn``
+    (7, ny): the cubic Hermite part, and the 7th-order part only if ``full`` (else 0)."""
+    for k in range(y.shape[0]):
+        dlt = y_new[k] - y[k]
+        Fn[0, k] = dlt
+        Fn[1, k] = h * K[0, k] - dlt
+        Fn[2, k] = 2.0 * dlt - h * (f_new[k] + K[0, k])
+        for r in range(4):
+            acc = 0.0
+            if full:
+                for j in range(16):
+                    acc += _D[r, j] * K[j, k]
+            Fn[3 + r, k] = h * acc
+
+
+# integrate_phase is longer than the rest of the library's functions on purpose: the parts that
+# evaluate the right-hand side (initial step, stages, interior-event confirmation, Brent's
+# method) stay in this one compiled loop, because every separately compiled function that
+# calls the kernel re-optimizes the whole inlined right-hand side (~2 s of LLVM each on a cold
+# cache); the pure arithmetic (error norm, event sign changes, dense coefficients) is split out.
 def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max_step, first_step,
                     active, direction, epar, eoff, max_steps, dense):
     """Integrate dy/dt = phase_eval(t, y, mode, model, mult, par, *arrs)[0] from t0 to t_end.
@@ -442,21 +496,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
                        ws, epar, eoff)
             _put(f_new, K[12])
             n_rhs += 12
-            e5 = 0.0
-            e3 = 0.0
-            for k in range(ny):
-                sc = atol[k] + max(abs(y[k]), abs(y_new[k])) * rtol
-                a5 = 0.0
-                a3 = 0.0
-                for j in range(13):
-                    a5 += K[j, k] * _E5[j]
-                    a3 += K[j, k] * _E3[j]
-                e5 += (a5 / sc) ** 2
-                e3 += (a3 / sc) ** 2
-            if e5 == 0.0 and e3 == 0.0:
-                err = 0.0
-            else:
-                err = h_abs * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
+            err = _error_norm(K, y, y_new, atol, rtol, h_abs)
             if err < 1.0:
                 factor = MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)
                 if rejected:
@@ -475,13 +515,8 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             break
         # ---- events (solve_ivp find_active_events): which active events changed sign
         _event_values_into(out, epar, eoff, g_new)
-        any_hit = False
+        any_hit = _active_events(g, g_new, active, direction, hit)
         for i in range(7):
-            up = g[i] <= 0.0 and g_new[i] >= 0.0
-            down = g[i] >= 0.0 and g_new[i] <= 0.0
-            hit[i] = active[i] and ((up and direction[i] > 0.0) or (down and direction[i] < 0.0)
-                                    or ((up or down) and direction[i] == 0.0))
-            any_hit = any_hit or hit[i]
             xb[i] = t_new
         # ---- interior sign changes: an event function that leaves its sign and comes back
         # within one step (e.g. N dipping below 0 for less than a step) shows no change between
@@ -507,17 +542,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             ys = _grow(ys, cap)
             Fs = _grow(Fs, cap)
         Fn = Fs[n]
-        for k in range(ny):
-            dlt = y_new[k] - y[k]
-            Fn[0, k] = dlt
-            Fn[1, k] = h * K[0, k] - dlt
-            Fn[2, k] = 2.0 * dlt - h * (f_new[k] + K[0, k])
-            for r in range(4):
-                acc = 0.0
-                if full:
-                    for j in range(16):
-                        acc += _D[r, j] * K[j, k]
-                Fn[3 + r, k] = h * acc
+        _dense_coefficients(K, y, y_new, f_new, h, full, Fn)
         hs[n] = h
         # ---- confirm interior candidates on the interpolant: the earliest stage time c at
         # which event i has left the sign it had at t, checked in the direction of the event
@@ -601,7 +626,7 @@ COMPILED = bool(kernel.COMPILED)
 _INLINED = ("_rhs", "_event_at", "_brentq")
 # allocation-free, so compiled without reference counting (see kernel.NO_REFCOUNT)
 _HOT = ("_put", "_stage", "_rms2", "_dense_point", "_stage_events", "_flips", "_stage_flip",
-        "_stage_flip_after", "_rk_stages")
+        "_stage_flip_after", "_rk_stages", "_error_norm", "_active_events", "_dense_coefficients")
 _JITTED = _HOT + ("_grow", "integrate_phase", "dense_eval")
 if COMPILED:
     import numba as _nb
@@ -617,10 +642,9 @@ if COMPILED:
     def _guard_stale_cache():
         """numba does not invalidate a cached function when a function it calls changes in
         another file (https://github.com/numba/numba/issues/1833): flush this module's caches when
-        kernel.py changed."""
+        the kernel or a module it compiles in changed (:data:`flexlib.kernel.SOURCE_STAMP`)."""
         try:
-            with open(kernel.__file__, "rb") as fh:
-                stamp = hashlib.sha256(fh.read()).hexdigest()
+            stamp = kernel.SOURCE_STAMP
             disp = globals()["integrate_phase"]
             path = os.path.join(disp._cache.cache_path, "integrator.kernel-sha256")
             old = None
@@ -731,7 +755,7 @@ def _kernel_arrays(arrs):
 
 def solve_phase(t0, y0, t_end, mode, model, mult, par, arrs, *, rtol, atol, max_step=np.inf,
                 first_step=None, events=(), directions=None, epar=None, offsets=None,
-                max_steps=2_000_000, dense=True):
+                max_steps=2_000_000, dense=True, integrate=None):
     """Integrate one phase with :func:`integrate_phase`; returns a :class:`PhaseSolution`.
 
     ``events``: indices into (or names of) :data:`flexlib.kernel.EVENT_NAMES`, the terminal
@@ -741,6 +765,7 @@ def solve_phase(t0, y0, t_end, mode, model, mult, par, arrs, *, rtol, atol, max_
     ``offsets[0] = floor`` watches gap = floor, like ``Simulator.events_for(..., floor)``).
     ``atol`` may be a scalar or an array (ny,); ``rtol`` below 100 eps is raised like scipy's.
     ``dense=False`` skips the 3 extra stages of the 7th-order interpolant except on event steps.
+    ``integrate``: an :func:`integrate_phase` built by :func:`specialize` (another friction law).
     """
     y0 = _vec(y0)
     ny = y0.shape[0]
@@ -755,8 +780,34 @@ def solve_phase(t0, y0, t_end, mode, model, mult, par, arrs, *, rtol, atol, max_
     epar = np.zeros(4) if epar is None else _vec(epar)
     eoff = np.zeros(kernel.NEV) if offsets is None else _vec(offsets)
     arrs = _kernel_arrays(arrs)
-    res = integrate_phase(float(t0), y0, float(t_end), int(mode), int(model), int(mult),
+    run = integrate_phase if integrate is None else integrate
+    res = run(float(t0), y0, float(t_end), int(mode), int(model), int(mult),
                           _vec(par), arrs, rtol, atol,
                           float(max_step), 0.0 if first_step is None else float(first_step),
                           active, direction, epar, eoff, int(max_steps), bool(dense))
     return PhaseSolution(res)
+
+
+_SPECIALIZED = {}
+
+
+def specialize(kern):
+    """:func:`integrate_phase` compiled around ``kern.phase_eval_into`` (a right-hand side made
+    by :func:`flexlib.kernel.specialize`), built once per right-hand side."""
+    key = id(kern)
+    if key in _SPECIALIZED:
+        return _SPECIALIZED[key][1]
+    g = dict(globals())
+    g["_phase_eval_into"] = kern.phase_eval_into
+    for name in ("_rhs", "_event_at", "_brentq", "_rk_stages", "integrate_phase"):
+        f = globals()[name]
+        py = getattr(f, "py_func", f)
+        new = types.FunctionType(py.__code__, g, name, py.__defaults__, py.__closure__)
+        if COMPILED:
+            if name in _INLINED:
+                new = _nb.njit(inline="always")(new)
+            else:
+                new = _nb.njit(**(kernel.NO_REFCOUNT if name in _HOT else {}))(new)
+        g[name] = new
+    _SPECIALIZED[key] = (kern, g["integrate_phase"])
+    return g["integrate_phase"]

@@ -24,22 +24,33 @@ has Na > 0 entries, q = [theta, B (N), C (Na)] and M, Q come from the generic qu
 (:func:`mass_forces_quad`, loops over the Gauss nodes ``xk`` with weights ``wk``
 = w rho S); with Na = 0 the arrays are empty and the tensor path above is used unchanged.
 
-Codes: mode FREE=0, CONTACT=1, STICK=2, SLIP=3; model free=0, frictionless=1,
-hybrid_coulomb=2, hybrid_lugre=3, lugre=4; mult coupled=0, printed=1.
+Codes: mode FREE=0, CONTACT=1, STICK=2, SLIP=3; mult coupled=0, printed=1.  The ``model``
+argument is the law code of the model's registry entry (:attr:`flexlib.models.ModelSpec.kernel_code`):
+:data:`~flexlib.models.LAW_NO_CONTACT`, ``LAW_FRICTIONLESS``, ``LAW_COULOMB``, ``LAW_LUGRE``.  A
+phase the code does not define (e.g. a SLIP phase without a friction law) returns NaN in dy and
+``out``, so that the integrator stops on it; no code is silently read as another law.
 
-``par`` packs the scalars: [J_ob, Rx0, g0, tau_d, L, nx, ny, tx, ty, X1, Y1, chi, beta,
-mu_d, mu_s, sigma0, sigma1, sigma2, v_s, dir, s_star, atol_dummy].
-The output vector ``out``: [N, F_t, zdot, mu, margin, cond_S, gap, s, v_n, v_t].
+The slots of ``par`` (the scalars) and of the output vector ``out`` ([N, F_t, zdot, mu, margin,
+cond_S, gap, s, v_n, v_t]) are named in :mod:`flexlib.layout` (``P_*``, ``O_*``); numba reads
+those module constants at compile time.  numba's cache of this module is keyed on this file
+only, so a change to a module it compiles in (:mod:`flexlib.layout`, :mod:`flexlib.models`,
+:func:`flexlib.friction.lugre_rates`) flushes the cache (:data:`SOURCE_STAMP`).
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import os
+import types
 
 import numpy as np
 
-NPAR = 22
-NOUT = 10
+from .friction import lugre_rates
+from .layout import (NOUT, NPAR, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_S, O_VN, O_VT,
+                     O_ZDOT, P_BETA, P_CHI, P_DIR, P_G0, P_J_OB, P_L, P_MU_D, P_MU_S, P_NX, P_NY,
+                     P_RX0, P_S_STAR, P_SIGMA0, P_SIGMA1, P_SIGMA2, P_TAU, P_TX, P_TY, P_V_S, P_X1,
+                     P_Y1, Y_WD, Y_WF, Y_WN, Y_WTAU, Y_Z)
+from .models import LAW_COULOMB, LAW_CUSTOM, LAW_FRICTIONLESS, LAW_LUGRE, LAW_NO_CONTACT
 
 
 def mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
@@ -52,7 +63,7 @@ def mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, 
     n = M.shape[0] - 1
     th = q[0]
     thd = qd[0]
-    J_ob, Rx0, g0, tau = par[0], par[1], par[2], par[3]
+    J_ob, Rx0, g0, tau = par[P_J_OB], par[P_RX0], par[P_G0], par[P_TAU]
     nn = n * n
     # W[0] = T4 : BB, W[1] = P = T4' : BB, W[2] = T4 : BdBd   (n x n, row-major)
     for r in range(nn):
@@ -162,7 +173,7 @@ def mass_forces_quad_into(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W, M
     na = nd - 1 - n
     th = q[0]
     thd = qd[0]
-    g0, tau = par[2], par[3]
+    g0, tau = par[P_G0], par[P_TAU]
     s = math.sin(th)
     c = math.cos(th)
     gx = -g0 * s                      # W^T (0, -g0)
@@ -351,8 +362,8 @@ def _tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
     ``accel`` (they are NaN otherwise: a flight phase does not need them)."""
     n = Phi_L.shape[0]
     na = Psi_L.shape[0]
-    L = par[4]
-    nx, ny, tx, ty = par[5], par[6], par[7], par[8]
+    L = par[P_L]
+    nx, ny, tx, ty = par[P_NX], par[P_NY], par[P_TX], par[P_TY]
     th = q[0]
     thd = qd[0]
     _mv_at(H_L, q, 1, n, HLB)
@@ -361,8 +372,8 @@ def _tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
         px += _dot_at(Psi_L, q, 1 + n)
     py = _dot_at(Phi_L, q, 1)
     c, s_, nfx, nfy, tfx, tfy = _slope_in_beam_frame(th, nx, ny, tx, ty)
-    dx = (c * px - s_ * py) - par[9]
-    dyy = (s_ * px + c * py) - par[10]
+    dx = (c * px - s_ * py) - par[P_X1]
+    dyy = (s_ * px + c * py) - par[P_Y1]
     _tip_rows_into(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L, Pq, Gq)
     gam_n = np.nan
     gam_t = np.nan
@@ -417,17 +428,17 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
         T = 0.5 * _quad_at(Mw, y, nd, nd)
     for k in range(y.shape[0]):
         dy[k] = 0.0
-    dy[iz + 3] = _quad_at(C, y, nd + 1, n)
-    dy[iz + 4] = par[3] * y[nd]
+    dy[iz + Y_WD] = _quad_at(C, y, nd + 1, n)
+    dy[iz + Y_WTAU] = par[P_TAU] * y[nd]
     for i in range(nd):
         dy[i] = y[nd + i]
         Xw[i, 0] = Qw[i]
-    if model == 0:
+    if model == LAW_NO_CONTACT:
         _solve_into(Mw, Xw, 1)
         for i in range(nd):
             dy[nd + i] = Xw[i, 0]
-        out[0] = 0.0
-        out[1] = 0.0
+        out[O_N] = 0.0
+        out[O_F] = 0.0
         return T
     # ---- tip contact kinematics (eqs (23)-(32), (49)-(58)); gamma_n, gamma_t only in contact
     Pq = W[8, :nd]
@@ -437,18 +448,18 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
     for i in range(nd):
         Xw[i, 1] = Pq[i]
         Xw[i, 2] = Gq[i]
-    out[6] = gap
-    out[7] = sc
-    out[8] = v_n
-    out[9] = v_t
+    out[O_GAP] = gap
+    out[O_S] = sc
+    out[O_VN] = v_n
+    out[O_VT] = v_t
     if mode == 0:
         _solve_into(Mw, Xw, 1)
         for i in range(nd):
             dy[nd + i] = Xw[i, 0]
-        out[0] = 0.0
-        out[1] = 0.0
+        out[O_N] = 0.0
+        out[O_F] = 0.0
         return T
-    chi, beta = par[11], par[12]
+    chi, beta = par[P_CHI], par[P_BETA]
     gn = gam_n - 2.0 * chi * v_n - beta * beta * gap
     _solve_into(Mw, Xw, 3)          # columns: a = M^-1 Q, mP = M^-1 Psi_q, mG = M^-1 Gamma_q
     s11 = 0.0
@@ -459,68 +470,95 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
     r1 = gn - pa
     N = 0.0
     F = 0.0
-    if mode == 1 and model == 1:
+    if mode == 1 and model == LAW_FRICTIONLESS:
         N = r1 / s11
-    elif mode == 2:
-        gt = gam_t - 2.0 * chi * v_t - beta * beta * (sc - par[20])
-        s12 = 0.0
-        s21 = 0.0
-        s22 = 0.0
-        ga = 0.0
-        for i in range(nd):
-            s12 += Pq[i] * Xw[i, 2]
-            s21 += Gq[i] * Xw[i, 1]
-            s22 += Gq[i] * Xw[i, 2]
-            ga += Gq[i] * Xw[i, 0]
-        r2 = gt - ga
-        if mult == 1:
-            N = r1 / s11
-            F = r2 / s22
+    elif mode == 2 and (model == LAW_COULOMB or model == LAW_LUGRE or model == LAW_CUSTOM):
+        N, F = _stick_solve(gam_t, v_t, sc, chi, beta, par[P_S_STAR], r1, s11, Pq, Gq, Xw, nd,
+                            mult, out)
+    elif model == LAW_COULOMB or model == LAW_LUGRE or model == LAW_CUSTOM:
+        # slip (and the unified law's CONTACT): F_t = c N with c = -dir mu_d (Coulomb, eq (69)),
+        # c = -mu of the LuGre bristle state (eq (68)) or c = -mu of a registered law
+        if model == LAW_COULOMB:
+            cf = -par[P_DIR] * par[P_MU_D]
+            out[O_MU] = -cf
+        elif model == LAW_CUSTOM:
+            zd, mu = custom_friction(v_t, y[iz + Y_Z], par)
+            out[O_ZDOT] = zd
+            out[O_MU] = mu
+            dy[iz + Y_Z] = zd
+            cf = -mu
         else:
-            det = s11 * s22 - s12 * s21
-            N = (r1 * s22 - s12 * r2) / det
-            F = (s11 * r2 - s21 * r1) / det
-        # 2x2 condition number (2-norm): smax^2 / |det| (smin = |det| / smax), which avoids
-        # the cancellation of smin^2 = (fro2 - disc) / 2 (that form returned inf from cond ~1e8)
-        fro2 = s11 * s11 + s12 * s12 + s21 * s21 + s22 * s22
-        dt2 = abs(s11 * s22 - s12 * s21)
-        disc = math.sqrt(max(fro2 * fro2 - 4.0 * dt2 * dt2, 0.0))
-        smax2 = 0.5 * (fro2 + disc)
-        out[5] = smax2 / dt2 if dt2 > 0.0 else np.inf
-        if N != 0.0:
-            out[3] = -F / N
-    else:
-        if model == 2:
-            cf = -par[19] * par[13]
-            out[3] = -cf
-        else:
-            mu_d, mu_s, s0, s1, s2, vs = par[13], par[14], par[15], par[16], par[17], par[18]
-            z = y[iz]
-            g = mu_d + (mu_s - mu_d) * math.exp(-(v_t / vs) ** 2)
-            zd = v_t - s0 * abs(v_t) * z / g
-            mu = s0 * z + s1 * zd + s2 * v_t
-            out[2] = zd
-            out[3] = mu
-            dy[iz] = zd
+            zd, mu = lugre_rates(v_t, y[iz + Y_Z], par[P_MU_D], par[P_MU_S], par[P_SIGMA0],
+                                 par[P_SIGMA1], par[P_SIGMA2], par[P_V_S])
+            out[O_ZDOT] = zd
+            out[O_MU] = mu
+            dy[iz + Y_Z] = zd
             cf = -mu
         s12 = 0.0
         for i in range(nd):
             s12 += Pq[i] * Xw[i, 2]
         if mult == 1:
             N = r1 / s11
-            out[4] = 1.0 + cf * s12 / s11
+            out[O_MARGIN] = 1.0 + cf * s12 / s11
         else:
             den = s11 + cf * s12
-            out[4] = den / s11
+            out[O_MARGIN] = den / s11
             N = r1 / den
         F = cf * N
+    else:
+        # a contact phase this law does not define (or an unknown law code): flag, never guess
+        for i in range(y.shape[0]):
+            dy[i] = np.nan
+        return T
     for i in range(nd):
         dy[nd + i] = Xw[i, 0] + Xw[i, 1] * N + Xw[i, 2] * F
-    dy[iz + 1] = N * v_n
-    dy[iz + 2] = F * v_t
-    out[0] = N
-    out[1] = F
+    dy[iz + Y_WN] = N * v_n
+    dy[iz + Y_WF] = F * v_t
+    out[O_N] = N
+    out[O_F] = F
     return T
+
+
+def custom_friction(v, z, par):
+    """The friction law of a registered model whose :class:`~flexlib.models.FrictionLaw` brings
+    its own compiled function: (z', mu) at tangential velocity v [m/s], internal state z and
+    parameters ``par``, with F_t = -mu N.  This placeholder gives NaN (the phase is flagged);
+    :func:`specialize` compiles the right-hand side with the law's function in its place."""
+    return np.nan, np.nan
+
+
+def _stick_solve(gam_t, v_t, sc, chi, beta, s_star, r1, s11, Pq, Gq, Xw, nd, mult, out):
+    """The STICK multipliers (N, F_t) of the normal and tangential constraints (eqs (62), (75)),
+    from the solved columns ``Xw`` = M^-1 [Q | Psi_q | Gamma_q]; writes cond(S) and the friction
+    ratio -F/N into ``out``."""
+    gt = gam_t - 2.0 * chi * v_t - beta * beta * (sc - s_star)
+    s12 = 0.0
+    s21 = 0.0
+    s22 = 0.0
+    ga = 0.0
+    for i in range(nd):
+        s12 += Pq[i] * Xw[i, 2]
+        s21 += Gq[i] * Xw[i, 1]
+        s22 += Gq[i] * Xw[i, 2]
+        ga += Gq[i] * Xw[i, 0]
+    r2 = gt - ga
+    if mult == 1:
+        N = r1 / s11
+        F = r2 / s22
+    else:
+        det = s11 * s22 - s12 * s21
+        N = (r1 * s22 - s12 * r2) / det
+        F = (s11 * r2 - s21 * r1) / det
+    # 2x2 condition number (2-norm): smax^2 / |det| (smin = |det| / smax), which avoids
+    # the cancellation of smin^2 = (fro2 - disc) / 2 (that form returned inf from cond ~1e8)
+    fro2 = s11 * s11 + s12 * s12 + s21 * s21 + s22 * s22
+    dt2 = abs(s11 * s22 - s12 * s21)
+    disc = math.sqrt(max(fro2 * fro2 - 4.0 * dt2 * dt2, 0.0))
+    smax2 = 0.5 * (fro2 + disc)
+    out[O_COND] = smax2 / dt2 if dt2 > 0.0 else np.inf
+    if N != 0.0:
+        out[O_MU] = -F / N
+    return N, F
 
 
 def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar,
@@ -540,8 +578,8 @@ def _samples_into(ts, Y, modes, dirs, s_stars, model, mult, p, M2, M2mD, S_y, K2
                   W, Mw, Xw, outs, T):
     """The loop of :func:`phase_eval_samples` (allocation-free; ``p`` is a copy of par)."""
     for k in range(ts.shape[0]):
-        p[19] = dirs[k]
-        p[20] = s_stars[k]
+        p[P_DIR] = dirs[k]
+        p[P_S_STAR] = s_stars[k]
         for j in range(y.shape[0]):
             y[j] = Y[k, j]
         T[k] = phase_eval_into(ts[k], y, modes[k], model, mult, p, M2, M2mD, S_y, K2, T3r, T3tr,
@@ -555,7 +593,7 @@ def phase_eval_samples(ts, Y, modes, dirs, s_stars, model, mult, par, M2, M2mD, 
     """``out`` and the kinetic energy at every row of ``Y``, the samples of a whole run.
 
     Each sample k carries its own phase: mode ``modes[k]``, slip direction ``dirs[k]`` and
-    stick anchor ``s_stars[k]`` (par[19], par[20]).  One call for the whole history instead of
+    stick anchor ``s_stars[k]`` (the slots P_DIR, P_S_STAR).  One call for the whole history instead of
     one per phase: the hybrid models have ~2.4e4 phases, and a call from Python costs ~10 us
     before it does any work."""
     m = ts.shape[0]
@@ -582,13 +620,13 @@ def event_values_into(out, epar, eoff, ev):
     ``epar`` = [mu_lim, Dv, painleve_min, slip_dir]: CONTACT-ON = gap; SEPARATE = N;
     STICK->SLIP = mu_lim N - |F_t|; STICK-DRIFT = Dv - |v_t|; PAINLEVE = margin - painleve_min;
     SLIP-STOP = slip_dir * v_t (slip_dir = 1 for LuGre, dir for Coulomb); ARM = |v_t| - Dv."""
-    ev[0] = out[6] - eoff[0]
-    ev[1] = out[0] - eoff[1]
-    ev[2] = (epar[0] * out[0] - abs(out[1])) - eoff[2]
-    ev[3] = (epar[1] - abs(out[9])) - eoff[3]
-    ev[4] = (out[4] - epar[2]) - eoff[4]
-    ev[5] = epar[3] * out[9] - eoff[5]
-    ev[6] = (abs(out[9]) - epar[1]) - eoff[6]
+    ev[0] = out[O_GAP] - eoff[0]
+    ev[1] = out[O_N] - eoff[1]
+    ev[2] = (epar[0] * out[O_N] - abs(out[O_F])) - eoff[2]
+    ev[3] = (epar[1] - abs(out[O_VT])) - eoff[3]
+    ev[4] = (out[O_MARGIN] - epar[2]) - eoff[4]
+    ev[5] = epar[3] * out[O_VT] - eoff[5]
+    ev[6] = (abs(out[O_VT]) - epar[1]) - eoff[6]
 
 
 def event_values(out, epar):
@@ -642,6 +680,21 @@ def velocity_jump(M, D_n, v_n_minus, e):
     return dqd, impulse, dT
 
 
+def _source_stamp() -> str:
+    """SHA-256 of this file and of the modules compiled into it (their constants and functions
+    are frozen into numba's cached machine code)."""
+    h = hashlib.sha256()
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("kernel.py", "friction.py", "layout.py", "models.py"):
+        try:
+            with open(os.path.join(here, name), "rb") as fh:
+                h.update(fh.read())
+        except OSError:      # pragma: no cover - a zipped install: numba does not cache there
+            h.update(name.encode())
+    return h.hexdigest()
+
+
+SOURCE_STAMP = _source_stamp()
 COMPILED = False
 NO_REFCOUNT = {}        # numba options of the allocation-free hot functions (set below)
 
@@ -660,10 +713,60 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
         NO_REFCOUNT = dict(_nrt=False) if hasattr(_nbo.DefaultOptions, "_nrt") else {}
         for _name in ("_dot_at", "_mv_at", "_quad_at", "_solve_into", "_tip_rows_into",
                       "_slope_in_beam_frame", "mass_forces_into", "mass_forces_quad_into",
-                      "phase_eval_into", "event_values_into", "_samples_into", "_tip_into"):
+                      "phase_eval_into", "_stick_solve", "custom_friction", "event_values_into", "_samples_into", "_tip_into"):
             globals()[_name] = _nb.njit(cache=True, **NO_REFCOUNT)(globals()[_name])
         for _name in ("_solve", "work_arrays", "mass_forces",
                       "mass_forces_quad", "mass_forces_any", "phase_eval", "event_values",
                       "phase_eval_samples", "tip_kinematics", "tip_gap", "velocity_jump"):
             globals()[_name] = _nb.njit(cache=True)(globals()[_name])
         COMPILED = True
+        _JITTED = [n for n, f in list(globals().items()) if hasattr(f, "_cache")
+                   and getattr(getattr(f, "py_func", None), "__module__", "") == __name__]
+
+        def _guard_stale_cache():
+            """Flush this module's numba caches when a module compiled into it changed
+            (numba keys a cache on the function's own file only)."""
+            try:
+                disp = globals()["phase_eval_into"]
+                path = os.path.join(disp._cache.cache_path, "kernel.deps-sha256")
+                old = None
+                if os.path.exists(path):
+                    with open(path) as fh:
+                        old = fh.read().strip()
+                if old != SOURCE_STAMP:
+                    for name in _JITTED:
+                        globals()[name]._cache.flush()
+                    with open(path, "w") as fh:
+                        fh.write(SOURCE_STAMP)
+            except Exception:   # pragma: no cover - read-only install: numba then won't cache
+                pass
+
+        _guard_stale_cache()
+
+
+# ---------------------------------------------------------------- friction laws from outside
+_SPECIALIZED = {}
+
+
+def specialize(friction_function):
+    """The right-hand side compiled with ``friction_function`` in the place of
+    :func:`custom_friction`: a namespace with ``phase_eval_into``, ``phase_eval`` and
+    ``phase_eval_samples`` (the same code, another friction law; built once per function and
+    not cached on disk).  ``friction_function(v, z, par) -> (zdot, mu)`` must be compiled with
+    numba (when numba is on) and allocate nothing."""
+    if friction_function in _SPECIALIZED:
+        return _SPECIALIZED[friction_function]
+    g = dict(globals())
+    g["custom_friction"] = friction_function
+    made = {}
+    for name in ("phase_eval_into", "phase_eval", "_samples_into", "phase_eval_samples"):
+        f = globals()[name]
+        py = getattr(f, "py_func", f)
+        new = types.FunctionType(py.__code__, g, name, py.__defaults__, py.__closure__)
+        if COMPILED:
+            opts = NO_REFCOUNT if name in ("phase_eval_into", "_samples_into") else {}
+            new = _nb.njit(**opts)(new)
+        g[name] = made[name] = new
+    ns = types.SimpleNamespace(**made)
+    _SPECIALIZED[friction_function] = ns
+    return ns

@@ -1,5 +1,8 @@
 """The result of a run: histories, impacts table, energy audit, JSON summary, .npz and CSV export.
 
+This module only holds and exports the numbers: it does not import the simulator or the
+kernel.  :mod:`flexlib.history` builds a :class:`SimulationResult` from a run.
+
 Histories are sampled at the integrator's step points plus a uniform grid of the dense output:
 ``dense_dt`` (10 us by default) in contact phases, so that peak values are maxima of the dense
 output (not of step points).  In flight the compiled integrator's step points alone are the
@@ -14,18 +17,12 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import integrator, kernel
+__all__ = ["SimulationResult", "load_result", "HISTORY_UNITS", "HISTORY_KEYS"]
 
-_dense_point = integrator._dense_point      # scipy's DOP853 interpolant (compiled with numba)
-
-__all__ = ["SimulationResult", "build_result", "load_result", "HISTORY_UNITS"]
-
-_FREE_DT = 5e-4
 HISTORY_KEYS = ("t", "mode", "theta", "theta_dot", "B", "B_dot", "z", "W_N", "W_f", "W_d", "W_tau",
                 "tip_X", "tip_Y", "tip_Xdot", "tip_Ydot", "tip_deflection", "T", "V_E", "V_G", "E",
                 "N", "F_t", "mu_eff", "mu_lugre", "gap", "s", "v_n", "v_t", "margin", "cond_S",
@@ -42,10 +39,12 @@ HISTORY_UNITS = dict(
     min_interior_gap="m")
 
 
+@dataclass(eq=False)
 class SimulationResult:
     """Histories (numpy arrays, one sample per row) and tables of one run.
 
-    Arrays: ``t`` [s], ``theta`` [rad], ``theta_dot`` [rad/s], ``B``/``B_dot`` (n, N) [m, m/s],
+    Arrays (``res.h[name]``, or ``res.name`` for the histories of :data:`HISTORY_UNITS`):
+    ``t`` [s], ``theta`` [rad], ``theta_dot`` [rad/s], ``B``/``B_dot`` (n, N) [m, m/s],
     ``tip_X``/``tip_Y`` [m], ``tip_Xdot``/``tip_Ydot`` [m/s], ``tip_deflection`` u_y(L) [m],
     ``T``, ``V_E``, ``V_G``, ``E`` [J], ``N``, ``F_t`` [N] (0 in flight), ``mu_eff`` = -F_t/N,
     ``z`` [m], ``gap``, ``s`` [m], ``v_n``, ``v_t`` [m/s] (NaN in flight for the contact
@@ -56,30 +55,29 @@ class SimulationResult:
     Tables: ``jumps`` (one dict per velocity jump), ``events``, ``stick_tests``, ``episodes``
     and ``impacts`` (clusters of episodes, with the per-impact report; docs/model.md section 12).
     """
+    case: object                       # flexlib.params.Case: every parameter of the run
+    model: str                         # the model id (flexlib.models)
+    h: dict                            # the histories, name -> array (units: HISTORY_UNITS)
+    jumps: list
+    events: list
+    stick_tests: list
+    episodes: list
+    impacts: list
+    warnings: list
+    success: bool
+    message: str                       # why the run stopped ("reached t_end" or the cause)
+    stats: dict                        # wall time, step and event counts, tolerances
+    samples: dict | None = None        # theta, theta' and tip Y at requested times
+    version: str = ""                  # flexlib version that made the run
+    selections: list = field(default_factory=list)
 
-    def __init__(self, *, case, model, histories, jumps, events, stick_tests, episodes, impacts,
-                 warnings, success, message, stats, samples=None, version="", selections=()):
-        self.case = case
-        self.model = model
-        self.h = histories
-        self.jumps = jumps
-        self.events = events
-        self.stick_tests = stick_tests
-        self.selections = list(selections)
-        self.episodes = episodes
-        self.impacts = impacts
-        self.warnings = warnings
-        self.success = success
-        self.message = message
-        self.stats = stats
-        self.samples = samples
-        self.version = version
+    def __post_init__(self):
+        self.selections = list(self.selections)
 
-    def __getattr__(self, name):
-        h = self.__dict__.get("h")
-        if h is not None and name in h:
-            return h[name]
-        raise AttributeError(name)
+    @property
+    def histories(self) -> dict:
+        """The histories, name -> array (the same dict as ``h``)."""
+        return self.h
 
     def __repr__(self):
         return (f"SimulationResult(model={self.model!r}, case={self.case.name!r}, "
@@ -216,13 +214,27 @@ class SimulationResult:
         np.savez_compressed(path, meta=np.array(json.dumps(_jsonable(meta))), **self.h)
 
 
+def _history_property(name: str, unit: str):
+    def get(self):
+        try:
+            return self.h[name]
+        except KeyError:
+            raise AttributeError(f"this result has no history {name!r}") from None
+    return property(get, doc=f"The history ``{name}`` [{unit}] (the array ``h[{name!r}]``).")
+
+
+# Every documented history is a named, read-only attribute: res.theta is res.h["theta"].
+for _name, _unit in HISTORY_UNITS.items():
+    setattr(SimulationResult, _name, _history_property(_name, _unit))
+
+
 def load_result(path) -> SimulationResult:
     """Read a result written by :meth:`SimulationResult.save`."""
     from .params import Case
     with np.load(path, allow_pickle=False) as f:
         meta = json.loads(str(f["meta"]))
         h = {k: f[k] for k in f.files if k != "meta"}
-    return SimulationResult(case=Case.from_dict(meta["case"]), model=meta["model"], histories=h,
+    return SimulationResult(case=Case.from_dict(meta["case"]), model=meta["model"], h=h,
                             jumps=meta["jumps"], events=meta["events"],
                             stick_tests=meta["stick_tests"], episodes=meta["episodes"],
                             impacts=meta["impacts"], warnings=meta["warnings"],
@@ -262,425 +274,3 @@ def _jsonable(x):
     return x
 
 
-# ---------------------------------------------------------------------- building
-def build_result(sim, log, *, success, message, wall0, sample_times=None) -> SimulationResult:
-    """Sample every segment, compute the derived histories, episodes, impacts and the audit."""
-    from .simulate import FREE, STICK, SLIP, CONTACT, MODE_NAMES
-    nd = sim.nd
-    bm = sim.beam
-    sol_set = sim.sol
-    segs = [(sol, d, n_jumps) for (sol, d, _hit, n_jumps) in log.segments if len(sol.t)]
-    n_steps = sum(len(sol.t) - 1 for (sol, _d, _nj) in segs)
-    seg_info = [(sol.t[0], sol.t[-1], d, sol) for (sol, d, _nj) in segs]
-    # The compiled path integrates flight without the 7th-order interpolant (Simulator.run), so
-    # its flight is sampled at the step points only (dt = inf: no grid); the step points are
-    # exact states, and flight steps (~0.15 ms at N = 3) are finer than the 0.5 ms grid anyway.
-    free_dt = np.inf if sim._fast else _FREE_DT
-    dts = np.array([sol_set.dense_dt if d.mode != FREE else free_dt for (_s, d, _nj) in segs])
-    t, Y, seg = _sample_history([sol for (sol, _d, _nj) in segs], dts)
-    # per-sample phase data: the phase of the segment the sample belongs to
-    seg_mode = np.array([d.mode for (_s, d, _nj) in segs], dtype=np.int64)
-    seg_jumps = np.array([nj for (_s, _d, nj) in segs], dtype=np.int64)
-    if sim.hub is None:
-        seg_dir = np.array([d.dir for (_s, d, _nj) in segs], dtype=float)
-        seg_sstar = np.array([d.s_star for (_s, d, _nj) in segs], dtype=float)
-        O, Tk = kernel.phase_eval_samples(t, Y, seg_mode[seg], seg_dir[seg], seg_sstar[seg],
-                                          sim._model_code, sim._mult_code, sim._par0, *sim._arrs)
-    else:
-        O = np.full((len(t), kernel.NOUT), np.nan)
-        O[:, :2] = 0.0
-        Tk = np.empty(len(t))
-        for j in range(len(t)):
-            q = Y[j, :nd].copy(); qd = Y[j, nd:2 * nd].copy()
-            q[0], qd[0], _ = sim.hub(t[j])
-            Tk[j] = 0.5 * qd @ bm.mass_matrix(q) @ qd
-    cols = dict(mode=seg_mode[seg], T=Tk, jumps_before=seg_jumps[seg], N=O[:, 0], F=O[:, 1],
-                mu=O[:, 3], margin=O[:, 4], cond=O[:, 5], gap=O[:, 6], s=O[:, 7], v_n=O[:, 8],
-                v_t=O[:, 9])
-    if sim.hub is not None:
-        hub = np.array([sim.hub(tk) for tk in t])
-        Y[:, 0], Y[:, nd] = hub[:, 0], hub[:, 1]
-    q, qd = Y[:, :nd], Y[:, nd:2 * nd]
-    mode = np.array(cols["mode"], dtype=np.int8)
-    nb = bm.n                # bending coordinates q[1:1+N]; axial ones q[1+N:] (extension beyond the paper)
-    h = dict(t=t, mode=mode, theta=q[:, 0].copy(), theta_dot=qd[:, 0].copy(), B=q[:, 1:1 + nb].copy(),
-             B_dot=qd[:, 1:1 + nb].copy(), z=Y[:, sim.iz].copy())
-    if bm.na:
-        h["C"], h["C_dot"] = q[:, 1 + nb:].copy(), qd[:, 1 + nb:].copy()
-    iW = sim.iW
-    h["W_N"], h["W_f"], h["W_d"], h["W_tau"] = (Y[:, iW + k].copy() for k in range(4))
-    # tip kinematics and energies, vectorised over the samples
-    mi = bm.mi
-    B, Bd, th, thd = q[:, 1:1 + nb], qd[:, 1:1 + nb], q[:, 0], qd[:, 0]
-    Ca, Cad = q[:, 1 + nb:], qd[:, 1 + nb:]
-    px = mi.L - 0.5 * np.einsum("ki,ij,kj->k", B, mi.H_L, B)
-    py = B @ mi.Phi_L
-    pdx = -np.einsum("ki,ij,kj->k", B, mi.H_L, Bd)
-    if bm.na:
-        px = px + Ca @ mi.Psi_L
-        pdx = pdx + Cad @ mi.Psi_L
-    pdy = Bd @ mi.Phi_L
-    c, s = np.cos(th), np.sin(th)
-    vx, vy = pdx - thd * py, pdy + thd * px          # p' + theta' I~ p (floating frame)
-    h["tip_X"], h["tip_Y"] = c * px - s * py, s * px + c * py
-    h["tip_Xdot"], h["tip_Ydot"] = c * vx - s * vy, s * vx + c * vy
-    h["tip_deflection"] = py
-    h["T"] = np.array(cols["T"])
-    h["V_E"] = 0.5 * np.einsum("ki,ij,kj->k", B, mi.K2, B)
-    Rx = mi.Rx0 - 0.5 * np.einsum("ki,ij,kj->k", B, mi.Hbar, B)
-    if bm.na:
-        h["V_A"] = 0.5 * np.einsum("ki,ij,kj->k", Ca, mi.K_A, Ca)
-        h["V_E"] = h["V_E"] + h["V_A"]
-        Rx = Rx + Ca @ mi.Psibar
-    h["V_G"] = bm.g0 * (s * Rx + c * (B @ mi.Sbar))
-    h["E"] = h["T"] + h["V_E"] + h["V_G"]
-    N = np.array(cols["N"]); F = np.array(cols["F"])
-    contact = mode > 0
-    h["N"] = np.where(contact, N, 0.0)
-    h["F_t"] = np.where(contact, F, 0.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        h["mu_eff"] = np.where(contact & (N != 0), -F / N, np.nan)
-    h["mu_lugre"] = np.array(cols["mu"])
-    s_all, vt_all = np.array(cols["s"]), np.array(cols["v_t"])
-    h["gap"] = np.array(cols["gap"])
-    h["v_n"] = np.array(cols["v_n"])
-    h["s"] = np.where(contact, s_all, np.nan)
-    h["v_t"] = np.where(contact, vt_all, np.nan)
-    h["s_all"], h["v_t_all"] = s_all, vt_all
-    h["margin"] = np.array(cols["margin"])
-    h["cond_S"] = np.array(cols["cond"])
-    dEs = np.array([0.0] + [j["dE"] for j in log.jumps])
-    h["jump_sum"] = np.cumsum(dEs)[np.array(cols["jumps_before"], dtype=int)]
-    E0 = h["E"][0]
-    h["audit"] = h["E"] - (E0 + h["jump_sum"] + h["W_N"] + h["W_f"] - h["W_d"] + h["W_tau"])
-    # whole-beam check against the slope (interior contact is out of scope)
-    warnings = list(log.warnings)
-    if sim.model != "free":
-        xs = np.linspace(0.0, bm.mi.L, sol_set.interior_points + 1)[:-1]
-        st = bm.station_data(xs)
-        igap = _min_interior_gap(B, Ca, c, s, st, sim.slope)
-        h["min_interior_gap"] = igap
-        bad = np.nonzero(igap < 0.0)[0]
-        if len(bad):
-            k = bad[0]
-            gaps = sim.slope.gap_of_points(bm.positions(q[k], st))
-            kk = int(np.argmin(gaps))
-            warnings.append(
-                f"interior contact: at t = {t[k]:.6f} s the beam point x = {xs[kk]:.4f} m is "
-                f"{-gaps[kk]:.3g} m below the slope (only tip contact is modelled); "
-                f"{len(bad)} samples affected")
-    else:
-        h["min_interior_gap"] = np.full(len(t), np.nan)
-    # jumps: add the state just before each jump (the first sample at its time).  The run's
-    # jump dicts are completed in place: the log is private to this run and ends here.
-    jumps = log.jumps
-    if jumps:
-        k = np.minimum(np.searchsorted(t, [j["t"] for j in jumps], side="left"), len(t) - 1)
-        for jj, th_k, tip_k, E_k in zip(jumps, h["theta"][k].tolist(),
-                                        h["tip_deflection"][k].tolist(), h["E"][k].tolist()):
-            jj["theta"], jj["tip_deflection"], jj["E_before"] = th_k, tip_k, E_k
-    episodes = _episodes(h, jumps, seg_info, log)
-    impacts = _clusters(episodes, sol_set.t_cluster)
-    wall = time.perf_counter() - wall0
-    stats = dict(wall_time_s=wall, n_rhs=sim.n_rhs, n_steps=n_steps, n_events=len(log.events),
-                 n_segments=len(log.segments), n_jumps=len(jumps), n_stick_tests=len(log.stick_tests),
-                 rtol=sol_set.rtol, atol=sol_set.atol, method=sol_set.method,
-                 multiplier_mode=sim.mult, n_modes=sim.case.beam.n_modes,
-                 axial_modes=sim.case.beam.axial_modes, selections=selection_counts(log.selections),
-                 n_zeno_jumps=sum(1 for j in jumps if j.get("zeno")))
-    from . import __version__
-    return SimulationResult(case=sim.case, model=sim.model, histories=h, jumps=jumps,
-                            events=log.events, stick_tests=log.stick_tests, episodes=episodes,
-                            impacts=impacts, warnings=warnings, success=success, message=message,
-                            stats=stats, version=__version__, selections=log.selections)
-
-
-# ---------------------------------------------------------------------- sampling the phases
-def _sample_history(sols, dts):
-    """Sample times t (m,), states Y (m, ny) and the segment index of every sample of a run.
-
-    Each phase (segment) is sampled at the integrator's step points (with their exact states)
-    plus the uniform grid ``np.arange(t0, t1, dt)`` of its dense output (``dts[i]`` per segment).
-    The compiled integrator's segments are all sampled by one compiled call
-    (:func:`_merge_samples`): the hybrid models have ~2.4e4 phases, and the per-phase NumPy
-    calls (arange, unique, the dense output, searchsorted) cost ~30 us each.  scipy's segments
-    (``method="DOP853-scipy"``, ``FLEXLIB_NO_NUMBA=1``, prescribed hub motion) go through their
-    ``OdeSolution``, one segment at a time."""
-    if kernel.COMPILED and all(isinstance(sol, integrator.PhaseSolution) for sol in sols):
-        lens = np.array([len(sol.t) for sol in sols], dtype=np.int64)
-        off = np.zeros(len(sols) + 1, dtype=np.int64)
-        np.cumsum(lens, out=off[1:])
-        T_all = np.concatenate([sol.t for sol in sols])
-        Y_all = np.ascontiguousarray(np.concatenate([sol.y.T for sol in sols]))
-        H_all = np.concatenate([sol.hs for sol in sols])
-        F_all = np.ascontiguousarray(np.concatenate([sol.F for sol in sols]))
-        # an upper bound of the number of samples: every step point plus every grid point
-        span = T_all[off[1:] - 1] - T_all[off[:-1]]
-        cap = int(off[-1] + np.sum(np.ceil(span / dts)) + len(sols))
-        return _merge_samples(T_all, off, H_all, Y_all, F_all, dts, cap)
-    ts, ys, seg = [], [], []
-    for i, (sol, dt) in enumerate(zip(sols, dts)):
-        tt = sol.t
-        t0, t1 = tt[0], tt[-1]
-        if t1 > t0 and sol.sol is not None:
-            grid = np.arange(t0, t1, dt)
-            tt = np.unique(np.concatenate((sol.t, grid)))
-            yy = sol.sol(tt)
-            # keep the integrator's own values at its step points (exact event states)
-            yy[:, np.searchsorted(tt, sol.t)] = sol.y
-        else:
-            yy = sol.y
-        ts.append(tt)
-        ys.append(yy.T)
-        seg.append(np.full(len(tt), i, dtype=np.int64))
-    return (np.ascontiguousarray(np.concatenate(ts)), np.ascontiguousarray(np.concatenate(ys)),
-            np.concatenate(seg))
-
-
-def _merge_samples(T_all, off, H_all, Y_all, F_all, dts, cap):
-    """The samples of all compiled-integrator segments (see :func:`_sample_history`).
-
-    Segment i holds the step points T_all[off[i]:off[i+1]] (states Y_all) and, for its
-    intervals, the step sizes H_all and dense coefficients F_all from index off[i] - i on.  The
-    grid is built exactly like ``np.arange(t0, t1, dt)`` (length ceil((t1 - t0) / dt), values
-    t0, t0 + dt, then t0 + k ((t0 + dt) - t0)) and merged with the step points like
-    ``np.unique``, so that the samples are those of the per-segment NumPy statements."""
-    ny = Y_all.shape[1]
-    t_out = np.empty(cap)
-    Y_out = np.empty((cap, ny))
-    seg_out = np.empty(cap, dtype=np.int64)
-    m = 0
-    for s in range(off.shape[0] - 1):
-        a = off[s]
-        n = off[s + 1] - a
-        h0 = a - s                    # the first interval of segment s in H_all / F_all
-        t0 = T_all[a]
-        t1 = T_all[a + n - 1]
-        ng = 0
-        g1 = t0
-        delta = 0.0
-        if t1 > t0:
-            ng = int(math.ceil((t1 - t0) / dts[s]))
-            g1 = t0 + dts[s]
-            delta = g1 - t0
-        i = 0
-        j = 0
-        while i < n or j < ng:
-            gj = t0 if j == 0 else (g1 if j == 1 else t0 + j * delta)
-            if j < ng and (i >= n or gj < T_all[a + i]):
-                # a grid point between step points: scipy's Dop853DenseOutput on the interval
-                # that holds it (searchsorted(ts, gj) - 1, clipped)
-                iv = min(max(i - 1, 0), n - 2)
-                x = (gj - T_all[a + iv]) / H_all[h0 + iv]
-                _dense_point(F_all[h0 + iv], Y_all[a + iv], x, Y_out[m])
-                t_out[m] = gj
-                j += 1
-            else:
-                if j < ng and gj == T_all[a + i]:
-                    j += 1            # a grid point on a step point is that step point
-                while i + 1 < n and T_all[a + i + 1] == T_all[a + i]:
-                    i += 1
-                t_out[m] = T_all[a + i]
-                for k in range(ny):
-                    Y_out[m, k] = Y_all[a + i, k]
-                i += 1
-            seg_out[m] = s
-            m += 1
-    return t_out[:m].copy(), Y_out[:m].copy(), seg_out[:m].copy()
-
-
-# ---------------------------------------------------------------------- whole-beam check
-def _min_interior_gap(B, Ca, c, s, st, slope):
-    """min over the stations ``st`` (:meth:`BeamModel.station_data`) of the gap of the beam
-    point above the slope [m], at every sample (B (m, N), axial Ca (m, Na), c, s = cos, sin
-    theta).  Compiled: a loop over samples and stations (:func:`_interior_gap_loop`), which
-    makes no (samples x stations) temporaries -- the NumPy statement below made ten of them and
-    took ~0.5 s of the LuGre run's 10^5 samples.  Without numba, the NumPy statement."""
-    xs, phi, H = st[:3]
-    Psi = st[3] if len(st) > 3 else np.zeros((len(xs), 0))
-    n, o = slope.n, slope.origin
-    if kernel.COMPILED:
-        return _interior_gap_loop(np.ascontiguousarray(B), np.ascontiguousarray(Ca),
-                                  np.ascontiguousarray(c), np.ascontiguousarray(s),
-                                  np.ascontiguousarray(xs, dtype=float),
-                                  np.ascontiguousarray(phi, dtype=float),
-                                  np.ascontiguousarray(H, dtype=float),
-                                  np.ascontiguousarray(Psi, dtype=float),
-                                  float(n[0]), float(n[1]), float(o[0]), float(o[1]))
-    ppx = xs[None, :] - 0.5 * np.einsum("ki,jil,kl->kj", B, H, B)
-    if Psi.shape[1]:
-        ppx = ppx + Ca @ Psi.T
-    ppy = B @ phi.T
-    gaps = ((c[:, None] * ppx - s[:, None] * ppy - o[0]) * n[0]
-            + (s[:, None] * ppx + c[:, None] * ppy - o[1]) * n[1])
-    return gaps.min(axis=1)
-
-
-def _interior_gap_loop(B, Ca, c, s, xs, phi, H, Psi, nx, ny, ox, oy):
-    """The loop of :func:`_min_interior_gap`: the same formula, one sample at a time."""
-    m, n = B.shape
-    na = Ca.shape[1]
-    out = np.empty(m)
-    for k in range(m):
-        best = np.inf
-        for j in range(xs.shape[0]):
-            bhb = 0.0
-            py = 0.0
-            for i in range(n):
-                acc = 0.0
-                for l in range(n):
-                    acc += H[j, i, l] * B[k, l]
-                bhb += B[k, i] * acc
-                py += B[k, i] * phi[j, i]
-            px = xs[j] - 0.5 * bhb
-            for a in range(na):
-                px += Ca[k, a] * Psi[j, a]
-            g = (c[k] * px - s[k] * py - ox) * nx + (s[k] * px + c[k] * py - oy) * ny
-            if g < best:
-                best = g
-        out[k] = best
-    return out
-
-
-if kernel.COMPILED:
-    import numba as _nb
-    _merge_samples = _nb.njit(cache=True)(_merge_samples)
-    _interior_gap_loop = _nb.njit(cache=True)(_interior_gap_loop)
-
-
-def _intervals(seg_info, starts, t0, t1):
-    """Merged STICK / SLIP intervals inside [t0, t1] from the phase segments (sorted by start)."""
-    from .simulate import STICK, SLIP
-    out = []
-    i0 = max(int(np.searchsorted(starts, t0, side="left")) - 1, 0)
-    i1 = int(np.searchsorted(starts, t1, side="right"))
-    for (a, b, d, _sol) in seg_info[i0:i1]:
-        if b < t0 or a > t1 or d.mode not in (STICK, SLIP) or b <= a:
-            continue
-        kind = "stick" if d.mode == STICK else "slip"
-        if out and out[-1]["kind"] == kind and abs(out[-1]["t1"] - a) < 1e-15 and \
-                (kind == "stick" or out[-1]["dir"] == d.dir):
-            out[-1]["t1"] = b
-        else:
-            out.append(dict(kind=kind, t0=a, t1=b, dir=d.dir))
-    return out
-
-
-def _episodes(h, jumps, seg_info, log):
-    """One contact episode per velocity jump: from the jump to the next flight (or the next jump).
-
-    Vectorised over the episodes (the hybrid models have ~10^4 of them): the index searches
-    are one ``searchsorted`` each, and the peaks, minima and maxima over each episode's samples
-    are ``ufunc.reduceat`` over the (start, end + 1) index pairs.  Only the episodes that hold
-    stick tests or STICK/SLIP phases (a few) are completed one by one."""
-    from .simulate import FREE, STICK, SLIP
-    if not jumps:
-        return []
-    t = h["t"]
-    starts = np.array([a for (a, b, d, _s) in seg_info])
-    free_starts = np.array([a for (a, b, d, _s) in seg_info if d.mode == FREE])
-    test_t = np.array([s["t"] for s in log.stick_tests])
-    drift_t = np.array([e["t"] for e in log.events if e["kind"] == "STICK-DRIFT"])
-    t_s = np.array([j["t"] for j in jumps])
-    nxt = np.append(t_s[1:], np.inf)
-    t_e = np.minimum(np.append(free_starts, t[-1])[np.searchsorted(free_starts, t_s, "left")], nxt)
-    k_before = np.searchsorted(t, t_s, "left")
-    k_after = np.maximum(np.searchsorted(t, t_e, "right") - 1, k_before)
-    pairs = np.empty(2 * len(jumps), dtype=np.int64)
-    pairs[0::2], pairs[1::2] = k_before, k_after + 1
-
-    def over(ufunc, x):
-        """ufunc reduced over each episode's samples x[k_before:k_after + 1]."""
-        return ufunc.reduceat(np.append(x, x[:1]), pairs)[0::2]
-
-    margin, cond = h["margin"], h["cond_S"]
-    fin_m = over(np.add, np.isfinite(margin).astype(np.int64)) > 0
-    min_margin = np.where(fin_m, over(np.fmin, margin), np.nan)
-    fin_c = np.isfinite(cond)
-    max_cond = over(np.fmax, np.where(fin_c, cond, -np.inf))
-    max_cond = np.where(over(np.add, fin_c.astype(np.int64)) > 0, max_cond, np.nan)
-    test_a = np.searchsorted(test_t, t_s, "left")
-    test_b = np.searchsorted(test_t, t_e, "right")
-    sel_t = np.array([s["t"] for s in log.selections])
-    sel_a = np.searchsorted(sel_t, t_s, "left")
-    sel_b = np.searchsorted(sel_t, t_e, "right")
-    n_drift = np.searchsorted(drift_t, t_e, "right") - np.searchsorted(drift_t, t_s, "left")
-    # episodes whose segment range holds a STICK or SLIP phase need their intervals
-    is_ss = np.array([d.mode in (STICK, SLIP) for (_a, _b, d, _s) in seg_info], dtype=np.int64)
-    n_ss = np.concatenate(([0], np.cumsum(is_ss)))
-    i0 = np.maximum(np.searchsorted(starts, t_s, "left") - 1, 0)
-    i1 = np.searchsorted(starts, t_e, "right")
-    has_ss = (n_ss[i1] - n_ss[i0]) > 0
-    W_f, W_N, W_d, E = h["W_f"], h["W_N"], h["W_d"], h["E"]
-    cols = dict(
-        t_start=t_s, t_end=t_e, duration=t_e - t_s,
-        peak_normal_force=over(np.maximum, h["N"]),
-        peak_friction_force=over(np.maximum, np.abs(h["F_t"])),
-        energy_before=E[k_before], energy_after=E[k_after],
-        friction_work=W_f[k_after] - W_f[k_before], normal_work=W_N[k_after] - W_N[k_before],
-        damping_work=W_d[k_after] - W_d[k_before], min_painleve_margin=min_margin,
-        max_cond_S=max_cond)
-    cols = {k: v.tolist() for k, v in cols.items()}
-    eps = []
-    for i, j in enumerate(jumps):
-        ts, te = cols["t_start"][i], cols["t_end"][i]
-        ints = _intervals(seg_info, starts, ts, te) if has_ss[i] else []
-        tests = log.stick_tests[test_a[i]:test_b[i]]
-        max_cond_i = cols["max_cond_S"][i]
-        if tests:
-            conds = [s["cond"] for s in tests] + [c for c in cond[k_before[i]:k_after[i] + 1]
-                                                  if np.isfinite(c)]
-            max_cond_i = max(conds)
-        eps.append(dict(
-            t_start=ts, t_end=te, duration=cols["duration"][i], v_n_minus=j["v_n_minus"],
-            v_t_minus=j["v_t_minus"], v_t_plus=j["v_t_plus"], impulse=j["impulse"],
-            jump_loss=j["dE"], peak_normal_force=cols["peak_normal_force"][i],
-            peak_friction_force=cols["peak_friction_force"][i],
-            energy_before=cols["energy_before"][i], energy_after=cols["energy_after"][i],
-            friction_work=cols["friction_work"][i], normal_work=cols["normal_work"][i],
-            damping_work=cols["damping_work"][i],
-            stick_intervals=[(iv["t0"], iv["t1"]) for iv in ints if iv["kind"] == "stick"],
-            slip_intervals=[(iv["t0"], iv["t1"], iv["dir"]) for iv in ints if iv["kind"] == "slip"],
-            n_stick_tests=len(tests), n_stick_drift=int(n_drift[i]),
-            max_stick_ratio=max([s["ratio"] for s in tests], default=float("nan")),
-            min_painleve_margin=cols["min_painleve_margin"][i], max_cond_S=max_cond_i,
-            micro=te <= ts, zeno_jumps=int(bool(j.get("zeno"))),
-            **selection_counts(log.selections[sel_a[i]:sel_b[i]])))
-    return eps
-
-
-def _clusters(episodes, t_cluster):
-    groups = []
-    for e in episodes:
-        if groups and e["t_start"] - groups[-1][-1]["t_end"] < t_cluster:
-            groups[-1].append(e)
-        else:
-            groups.append([e])
-    out = []
-    for g in groups:
-        first, last = g[0], g[-1]
-        before, after = first["energy_before"], last["energy_after"]
-        out.append(dict(
-            t_start=first["t_start"], t_end=last["t_end"], duration=last["t_end"] - first["t_start"],
-            episodes=len(g), episode_list=g,
-            v_n_minus=first["v_n_minus"], v_t_minus=first["v_t_minus"], v_t_plus=first["v_t_plus"],
-            impulse=sum(e["impulse"] for e in g),
-            peak_normal_force=max(e["peak_normal_force"] for e in g),
-            peak_friction_force=max(e["peak_friction_force"] for e in g),
-            energy_before=before, energy_after=after, energy_lost=before - after,
-            jump_loss=sum(e["jump_loss"] for e in g),
-            friction_work=sum(e["friction_work"] for e in g),
-            normal_work=sum(e["normal_work"] for e in g),
-            stick_intervals=[iv for e in g for iv in e["stick_intervals"]],
-            slip_intervals=[iv for e in g for iv in e["slip_intervals"]],
-            n_stick_tests=sum(e["n_stick_tests"] for e in g),
-            n_stick_drift=sum(e["n_stick_drift"] for e in g),
-            zeno_jumps=sum(e["zeno_jumps"] for e in g),
-            **{k: sum(e[k] for e in g) for k in SELECTION_KEYS},
-            max_stick_ratio=float(np.nanmax([e["max_stick_ratio"] for e in g]))
-            if any(np.isfinite(e["max_stick_ratio"]) for e in g) else float("nan"),
-            min_painleve_margin=float(np.nanmin([e["min_painleve_margin"] for e in g]))
-            if any(np.isfinite(e["min_painleve_margin"]) for e in g) else float("nan"),
-            max_cond_S=float(np.nanmax([e["max_cond_S"] for e in g]))
-            if any(np.isfinite(e["max_cond_S"]) for e in g) else float("nan")))
-    return out

@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .layout import FREE, SLIP, STICK, DiscreteState
+
 __all__ = ["Candidate", "Selection", "select_mode", "free_candidate", "PRIORITY"]
 
 # The candidates' names in the order of preference among several consistent ones
@@ -109,8 +111,7 @@ class Selection:
 def free_candidate(sim, t, y, k) -> Candidate:
     """The FREE candidate at (t, y): with no contact force, is the gap's acceleration at least
     the Baumgarte target a_n* = -2 chi v_n - beta^2 Psi?  ``k`` is the tip kinematics at y."""
-    from .simulate import FREE, _Disc
-    qdd = sim.forces(t, y, _Disc(FREE)).qdd
+    qdd = sim.forces(t, y, DiscreteState(FREE)).qdd
     sp = sim.case.slope
     a_n = float(k.Psi_q @ qdd) - k.gamma_n
     target = -2.0 * sp.chi * k.v_n - sp.beta ** 2 * k.gap
@@ -124,24 +125,22 @@ def select_mode(sim, t, y, k=None) -> Selection:
 
     The stick candidate is anchored at the current tangential position (s* = s); the LuGre slip
     candidate uses the bristle state y[iz] as it is.  Nothing is changed in ``y``."""
-    from .simulate import SLIP, STICK, _Disc
     if k is None:
         k = sim.tip(y)
     sel = Selection(t=t)
     free = free_candidate(sim, t, y, k)
     sel.candidates.append(free)
 
-    r = sim.forces(t, y, _Disc(STICK, s_star=k.s))
+    r = sim.forces(t, y, DiscreteState(STICK, s_star=k.s))
     stick = Candidate("STICK", STICK, N=r.N, F_t=r.F, cond=r.cond)
     stick.consistent = bool(r.N > 0.0 and abs(r.F) <= sim.mu_lim * r.N)
     stick.test = sim.mu_lim * r.N - abs(r.F) if r.N > 0.0 else r.N
     sel.candidates.append(stick)
     sel.F_stick = r.F
 
-    coulomb = sim.model == "hybrid_coulomb"
-    dirs = (1.0, -1.0) if coulomb else (0.0,)
-    for dr in dirs:
-        d = _Disc(SLIP, dir=dr)
+    coulomb = sim.spec.friction.uses_direction     # the slip force is set by the direction
+    for dr in sim.spec.friction.direction_candidates:
+        d = DiscreteState(SLIP, dir=dr)
         rs = sim.forces(t, y, d)
         a_t = float(k.Gamma_q @ rs.qdd) - k.gamma_t
         name = ("SLIP+" if dr > 0 else "SLIP-") if coulomb else "SLIP"

@@ -33,21 +33,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import __version__, integrator, kernel, selection
-from .beam import BeamModel
+from . import __version__, integrator, kernel, models, selection
+from .beam import KERNEL_TIP_ARRAYS, BeamModel
 from .contact import Slope, TipContact
 from .friction import stribeck_level
+from .history import build_result
+from .layout import (CONTACT, FREE, MODE_NAMES, O_COND, O_F, O_GAP, O_MARGIN,
+                     O_MU, O_N, O_S, O_VN, O_VT, O_ZDOT, SLIP, STICK, DiscreteState, StateLayout,
+                     pack_params, with_discrete)
+from .models import CONTACT_MODELS, FRICTION_MODELS, MODELS, canonical_model
 from .params import Case, paper_case
-from .result import SimulationResult, build_result
+from .result import SimulationResult
 
 __all__ = ["MODELS", "CONTACT_MODELS", "canonical_model", "simulate", "SimulationError",
            "spin_up_profile", "Simulator"]
 
-MODELS = ("free", "frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
-CONTACT_MODELS = MODELS[1:]
-FRICTION_MODELS = ("hybrid_coulomb", "hybrid_lugre", "lugre")
-FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
-MODE_NAMES = {FREE: "FREE", CONTACT: "CONTACT", STICK: "STICK", SLIP: "SLIP"}
 PAINLEVE_MIN = 1e-6
 GAP_FLOOR = 1e-12      # m: re-contact threshold below a flight's starting gap when that is <= 0
 _MAX_STALLED_EVENTS = 50
@@ -73,14 +73,6 @@ class SimulationError(RuntimeError):
         self.t, self.state, self.model, self.cause, self.result = t, state, model, cause, result
 
 
-def canonical_model(name: str) -> str:
-    """The canonical model id; hyphens are accepted (``hybrid-coulomb`` -> ``hybrid_coulomb``)."""
-    key = str(name).strip().lower().replace("-", "_")
-    if key not in MODELS:
-        raise ValueError(f"unknown model {name!r}; valid models: {', '.join(MODELS)}")
-    return key
-
-
 def spin_up_profile(Omega: float = 4.0, T: float = 15.0):
     """Kane-Ryan-Banerjee (1987) spin-up: theta(t) = (Omega/T)[t^2/2 + (T/2pi)^2 (cos(2pi t/T) - 1)]
     for t <= T, then Omega (t - T/2).  Returns a function t -> (theta, theta', theta'')."""
@@ -95,16 +87,7 @@ def spin_up_profile(Omega: float = 4.0, T: float = 15.0):
     return hub
 
 
-@dataclass
-class _Disc:
-    """Discrete state of the hybrid automaton."""
-    mode: int = FREE
-    dir: float = 0.0          # Coulomb slip direction
-    s_star: float = 0.0       # stick anchor
-    armed: bool = True        # SLIP-STOP armed (|v_t| exceeded Dv in this slip phase)
-
-    def copy(self):
-        return _Disc(self.mode, self.dir, self.s_star, self.armed)
+_Disc = DiscreteState        # the name the simulator's code and tests use
 
 
 @dataclass
@@ -130,7 +113,8 @@ class Simulator:
     def __init__(self, case: Case, model: str, t_end: float, *, hub_motion=None,
                  multiplier_mode: str | None = None):
         self.case = case
-        self.model = canonical_model(model)
+        self.spec = models.get(model)       # the registry entry: contact and friction law
+        self.model = self.spec.id
         self.t_end = float(t_end)
         self.beam = BeamModel(case.beam)
         self.slope = Slope.from_params(case.slope)
@@ -140,91 +124,86 @@ class Simulator:
             raise ValueError(f"parameter 'multiplier_mode' = {self.mult!r} is invalid: valid range is "
                              "one of 'coupled', 'printed'")
         self.hub = hub_motion
-        if hub_motion is not None and self.model != "free":
+        if hub_motion is not None and self.spec.has_contact:
             raise ValueError("prescribed hub motion is only available with model 'free' (no slope)")
         fr, lg = case.coulomb, case.lugre
-        if self.model in ("hybrid_lugre", "lugre") and fr.mu_s <= 0.0:
+        if self.spec.friction.needs_mu_s and fr.mu_s <= 0.0:
             raise ValueError(f"parameter 'mu_s' = {fr.mu_s!r} is invalid for LuGre models: valid range "
                              f"is (0, 10] (g(v) >= mu_s > 0 is divided by)")
         limit = fr.stick_limit
         if limit == "default":
-            limit = "mu_s" if self.model == "hybrid_lugre" else "mu_d"
+            limit = self.spec.friction.stick_limit
         self.mu_lim = fr.mu_s if limit == "mu_s" else fr.mu_d
         self.painleve_min = PAINLEVE_MIN
         self.nd = self.beam.ndof
         nd = self.nd
-        self.iz, self.iW = 2 * nd, 2 * nd + 1
-        atol = np.full(2 * nd + 5, self.sol.atol)
+        self.layout = StateLayout(nd, self.beam.n)
+        self.iz, self.iW = self.layout.z, self.layout.W_N
+        atol = np.full(self.layout.size, self.sol.atol)
         atol[self.iz] = self.sol.atol * 1e-4
         self.atol = atol
         self.n_rhs = 0
+        # the compiled right-hand side: the kernel module, or one compiled around a friction law
+        # registered from outside the package (flexlib.models.FrictionLaw.kernel_function)
+        self._kern, self._integrate = kernel, None
+        if self.spec.friction.kernel_function is not None:
+            self._kern = kernel.specialize(self.spec.friction.kernel_function)
+            self._integrate = integrator.specialize(self._kern) if kernel.COMPILED else None
         self._setup_kernel()
         self._fast = kernel.COMPILED and hub_motion is None and self.sol.method == "DOP853"
 
     # ------------------------------------------------------------------ phase equations
     def _setup_kernel(self):
         mi = self.beam.mi
-        n = mi.n
-        c = np.ascontiguousarray
-        self._arrs = (c(mi.M2), c(mi.M2 - mi.D), c(mi.S_y), c(mi.K2), c(mi.T3.reshape(n * n, n)),
-                      c(mi.T3.transpose(0, 2, 1).reshape(n * n, n)), c(mi.T4.reshape(n * n, n * n)),
-                      c(mi.T4.transpose(0, 2, 1, 3).reshape(n * n, n * n)), c(mi.Hbar), c(mi.Sbar),
-                      c(mi.C), c(mi.Phi_L), c(mi.H_L),
-                      # generic quadrature route, used only with axial modes (an extension beyond the paper)
-                      c(mi.x), c(mi.w * mi.rhoS), c(mi.Phi), c(mi.H.reshape(len(mi.x), n * n)),
-                      c(mi.Psi), c(mi.K_A), c(mi.Psi_L))
+        self._arrs = self.beam.kernel_arrays()     # the modal data, owned by the beam model
+        self._tip_arrs = tuple(self._arrs[i] for i in KERNEL_TIP_ARRAYS)   # Phi_L, H_L, Psi_L
         sp, fr, lg, b = self.case.slope, self.case.coulomb, self.case.lugre, self.case.beam
-        par = np.zeros(kernel.NPAR)
-        par[:5] = (mi.J_ob, mi.Rx0, b.g0, b.tau_d, mi.L)
-        par[5:11] = (*self.slope.n, *self.slope.t, *self.slope.origin)
-        par[11:13] = (sp.chi, sp.beta)
-        par[13:19] = (fr.mu_d, fr.mu_s, lg.sigma0, lg.sigma1, lg.sigma2, lg.v_s)
-        self._par0 = par
+        (nx, ny), (tx, ty), (X1, Y1) = self.slope.n, self.slope.t, self.slope.origin
+        self._par0 = pack_params(
+            J_ob=mi.J_ob, Rx0=mi.Rx0, g0=b.g0, tau_d=b.tau_d, L=mi.L, nx=nx, ny=ny, tx=tx, ty=ty,
+            X1=X1, Y1=Y1, chi=sp.chi, beta=sp.beta, mu_d=fr.mu_d, mu_s=fr.mu_s, sigma0=lg.sigma0,
+            sigma1=lg.sigma1, sigma2=lg.sigma2, v_s=lg.v_s)
         self._ev_dirs = np.array(kernel.EVENT_DIRECTIONS, dtype=float)
         self._ev_epar = np.array([self.mu_lim, self.case.coulomb.Dv, PAINLEVE_MIN, 1.0])
         self._ev_offs = np.zeros(kernel.NEV)
-        self._model_code = MODELS.index(self.model)
+        self._model_code = self.spec.kernel_code
         self._mult_code = 0 if self.mult == "coupled" else 1
 
     def _par(self, d: _Disc) -> np.ndarray:
-        par = self._par0.copy()
-        par[19], par[20] = d.dir, d.s_star
-        return par
+        return with_discrete(self._par0, d.dir, d.s_star)
 
     def evaluate(self, t: float, y: np.ndarray, d: _Disc):
         """(dy/dt, out) of phase ``d`` at (t, y); out = [N, F_t, z', mu, margin, cond S, gap, s, v_n, v_t]."""
-        return kernel.phase_eval(t, y, d.mode, self._model_code, self._mult_code, self._par(d),
-                                 *self._arrs)
+        return self._kern.phase_eval(t, y, d.mode, self._model_code, self._mult_code, self._par(d),
+                                     *self._arrs)
 
     def tip(self, y: np.ndarray) -> TipContact:
         """Tip contact kinematics at the state y through the kernel (:func:`kernel.tip_kinematics`).
 
         The same numbers as :func:`flexlib.contact.tip_contact` to round-off, but compiled: the
         event actions call it ~2 times per velocity jump, and the hybrid models make 10^4 jumps."""
-        nd = self.nd
+        lay = self.layout
         g, s, v_n, v_t, Pq, Gq, gn, gt = kernel.tip_kinematics(
-            y[:nd], y[nd:2 * nd], self._par0, self._arrs[11], self._arrs[12], self._arrs[19])
+            y[lay.q], y[lay.qd], self._par0, *self._tip_arrs)
         return TipContact(gap=g, s=s, v_n=v_n, v_t=v_t, Psi_q=Pq, Gamma_q=Gq, gamma_n=gn, gamma_t=gt)
 
     def gap(self, y: np.ndarray) -> float:
         """The gap of :meth:`tip` alone (the same kernel code, so the same bits), for the
         FREE-phase floor: one per flight phase, ~2.4e4 in a hybrid model's chatter."""
-        nd = self.nd
-        return kernel.tip_gap(y[:nd], y[nd:2 * nd], self._par0, self._arrs[11], self._arrs[12],
-                              self._arrs[19])
+        lay = self.layout
+        return kernel.tip_gap(y[lay.q], y[lay.qd], self._par0, *self._tip_arrs)
 
     def mass_matrix(self, y: np.ndarray) -> np.ndarray:
         """M(q) through the compiled kernel."""
-        nd = self.nd
-        a = self._arrs
-        return kernel.mass_forces_any(np.ascontiguousarray(y[:nd]), np.ascontiguousarray(y[nd:2 * nd]),
-                                      self._par0, *a)[0]
+        lay = self.layout
+        return kernel.mass_forces_any(np.ascontiguousarray(y[lay.q]), np.ascontiguousarray(y[lay.qd]),
+                                      self._par0, *self._arrs)[0]
 
     def forces(self, t: float, y: np.ndarray, d: _Disc) -> Forces:
         """q'', contact forces and friction state of the phase ``d.mode`` at (t, y)."""
-        nd, bm = self.nd, self.beam
+        lay, bm = self.layout, self.beam
         if self.hub is not None:
-            q = y[:nd].copy(); qd = y[nd:2 * nd].copy()
+            q = y[lay.q].copy(); qd = y[lay.qd].copy()
             th, thd, thdd = self.hub(t)
             q[0], qd[0] = th, thd
             M, Q = bm.mass_and_forces(q, qd)
@@ -232,8 +211,9 @@ class Simulator:
             qdd = np.concatenate(([thdd], Bdd))
             return Forces(qdd=qdd, tau=float(M[0] @ qdd - Q[0]))
         dy, o = self.evaluate(t, y, d)
-        return Forces(qdd=dy[nd:2 * nd], N=o[0], F=o[1], zdot=o[2], mu=o[3], margin=o[4], cond=o[5],
-                      gap=o[6], s=o[7], v_n=o[8], v_t=o[9])
+        return Forces(qdd=dy[lay.qd], N=o[O_N], F=o[O_F], zdot=o[O_ZDOT], mu=o[O_MU],
+                      margin=o[O_MARGIN], cond=o[O_COND], gap=o[O_GAP], s=o[O_S], v_n=o[O_VN],
+                      v_t=o[O_VT])
 
     def rhs_for(self, d: _Disc):
         nd, iz, iW = self.nd, self.iz, self.iW
@@ -245,12 +225,12 @@ class Simulator:
                 dy[0] = self.hub(t)[1]
                 dy[1:nd] = y[nd + 1:2 * nd]
                 dy[nd:2 * nd] = f.qdd
-                Bd = y[nd + 1:nd + 1 + self.beam.n]
-                dy[iW + 2] = Bd @ self.beam.mi.C @ Bd
-                dy[iW + 3] = f.tau * self.hub(t)[1]
+                Bd = y[self.layout.B_dot]
+                dy[self.layout.W_d] = Bd @ self.beam.mi.C @ Bd
+                dy[self.layout.W_tau] = f.tau * self.hub(t)[1]
                 return dy
             return rhs_hub
-        pe, mode, model, mult, par, arrs = (kernel.phase_eval, d.mode, self._model_code,
+        pe, mode, model, mult, par, arrs = (self._kern.phase_eval, d.mode, self._model_code,
                                             self._mult_code, self._par(d), self._arrs)
 
         def rhs(t, y):
@@ -264,7 +244,7 @@ class Simulator:
         ev = []
         # the integrator only reads these: the shared arrays are copied where a phase changes them
         dirs, epar, offs = self._ev_dirs, self._ev_epar, self._ev_offs
-        if self.model == "free":
+        if not self.spec.has_contact:
             return ev, dirs, epar, offs
         if d.mode == FREE:
             if armed_contact:
@@ -276,13 +256,13 @@ class Simulator:
         ev.append(1)
         if d.mode == STICK:
             ev += [2, 3]
-        if d.mode == SLIP or (d.mode == CONTACT and self.model == "lugre"):
+        if d.mode == SLIP or (d.mode == CONTACT and self.spec.watches_painleve):
             ev.append(4)
         if d.mode == SLIP:
             if d.armed:
                 ev.append(5)
                 epar, dirs = epar.copy(), dirs.copy()
-                if self.model == "hybrid_coulomb":
+                if self.spec.friction.uses_direction:
                     epar[3], dirs[5] = d.dir, -1.0
                 else:
                     epar[3], dirs[5] = 1.0, 0.0
@@ -293,22 +273,22 @@ class Simulator:
     def _failure_cause(self, t, y, d):
         if d.mode != FREE:
             try:
-                o = self.evaluate(t, y, d)[1]
+                r = self.forces(t, y, d)
             except ZeroDivisionError:
                 return self._singular_cause(d)
-            if np.isfinite(o[4]) and abs(o[4]) < 1e-2:
-                return (f"approach to a Painleve singularity (slip margin {o[4]:.3g}: the tip Jacobians are nearly parallel)")
+            if np.isfinite(r.margin) and abs(r.margin) < 1e-2:
+                return (f"approach to a Painleve singularity (slip margin {r.margin:.3g}: the tip Jacobians are nearly parallel)")
             lu = self.case.lugre
-            if self.model in ("lugre", "hybrid_lugre") and d.mode != STICK and np.isfinite(o[9]):
+            if self.spec.friction is models.LUGRE and d.mode != STICK and np.isfinite(r.v_t):
                 # the bristle equation z' = v - sigma0 |v| z / g(v) has the rate sigma0 |v| / g(v)
-                g = stribeck_level(o[9], self.case.coulomb.mu_d, self.case.coulomb.mu_s, lu.v_s)
-                rate = math.inf if g <= 0.0 else lu.sigma0 * abs(o[9]) / g
+                g = stribeck_level(r.v_t, self.case.coulomb.mu_d, self.case.coulomb.mu_s, lu.v_s)
+                rate = math.inf if g <= 0.0 else lu.sigma0 * abs(r.v_t) / g
                 if rate > 1e6:
                     return (f"LuGre bristle equation too stiff for the explicit integrator: "
-                            f"sigma0 |v_t| / g(v_t) = {rate:.3g} 1/s at v_t = {o[9]:.4g} m/s, "
+                            f"sigma0 |v_t| / g(v_t) = {rate:.3g} 1/s at v_t = {r.v_t:.4g} m/s, "
                             f"g = {g:.3g} (g(v) -> mu_d = {self.case.coulomb.mu_d:g} for "
                             f"|v_t| >> v_s; a larger mu_d or a smaller sigma0 keeps it tractable)")
-            return f"stiff or singular contact phase (N = {o[0]:.4g} N, v_t = {o[9]:.4g} m/s)"
+            return f"stiff or singular contact phase (N = {r.N:.4g} N, v_t = {r.v_t:.4g} m/s)"
         return "integrator failure in free flight"
 
     def _singular_cause(self, d):
@@ -320,7 +300,7 @@ class Simulator:
 
     def events_for(self, d: _Disc, armed_contact: bool, floor: float = 0.0):
         evs = []
-        if self.model == "free":
+        if not self.spec.has_contact:
             return evs
         if d.mode == FREE:
             if armed_contact:
@@ -345,14 +325,14 @@ class Simulator:
                 return self.case.coulomb.Dv - abs(f(t, y).v_t)
             drift.terminal, drift.direction, drift.kind = True, -1, "STICK-DRIFT"
             evs += [stick_slip, drift]
-        if d.mode == SLIP or (d.mode == CONTACT and self.model == "lugre"):
+        if d.mode == SLIP or (d.mode == CONTACT and self.spec.watches_painleve):
             def painleve(t, y):
                 return f(t, y).margin - PAINLEVE_MIN
             painleve.terminal, painleve.direction, painleve.kind = True, -1, "PAINLEVE"
             evs.append(painleve)
         if d.mode == SLIP:
             if d.armed:
-                if self.model == "hybrid_coulomb":
+                if self.spec.friction.uses_direction:
                     dirv = d.dir
 
                     def slip_stop(t, y):
@@ -395,7 +375,7 @@ class Simulator:
         wall0 = time.perf_counter()
         nd = self.nd
         b = self.case.beam
-        y = np.zeros(2 * nd + 5)
+        y = np.zeros(self.layout.size)
         if self.hub is not None:
             y[0], y[nd], _ = self.hub(0.0)
         else:
@@ -403,7 +383,7 @@ class Simulator:
         t = 0.0
         d = _Disc()
         log = _RunLog(self)
-        if self.model != "free":
+        if self.spec.has_contact:
             k0 = self.tip(y)
             if k0.gap <= 0.0:
                 raise ValueError(
@@ -420,7 +400,7 @@ class Simulator:
                 if t_stop <= t:
                     t_stop = min(self.t_end, t + self.sol.dt_rearm)
                 floor = 0.0
-                if d.mode == FREE and self.model != "free":
+                if d.mode == FREE and self.spec.has_contact:
                     # A flight that starts on or below the slope (after a separation or a
                     # micro-impact, |gap| ~ round-off) watches gap = floor < 0 instead of gap = 0,
                     # so that a tip that moves further in is still caught.
@@ -437,7 +417,8 @@ class Simulator:
                         t, y, t_stop, d.mode, self._model_code, self._mult_code, self._par(d),
                         self._arrs, rtol=self.sol.rtol, atol=self.atol, max_step=max_step,
                         events=evi, directions=dirs, epar=epar, offsets=offs,
-                        max_steps=self.sol.max_steps_phase, dense=d.mode != FREE)
+                        max_steps=self.sol.max_steps_phase, dense=d.mode != FREE,
+                        integrate=self._integrate)
                     self.n_rhs += sol.nfev + sol.n_event_evals
                     if sol.status == 1:
                         kinds = sol.event_names
@@ -550,10 +531,10 @@ class Simulator:
         if k.v_n > 0.0 and e_jump > 0.0:
             log.event(t, "ONSET", FREE, "rebound (e > 0)")
             return _Disc(FREE)
-        if self.model in ("frictionless", "lugre"):
+        if not self.spec.can_stick:
             d = _Disc(CONTACT)
             r = self.forces(t, y, d)
-            if self.model == "lugre":
+            if self.spec.watches_painleve:
                 self._check_painleve(t, r, d)
             N = r.N
             if N > 0.0:
@@ -597,7 +578,7 @@ class Simulator:
             raise _Stop(f"singular stick test: cond S = {st.cond:.3g} > {COND_S_MAX:.0e} "
                         f"(N = {st.N:.3g} N, F_t = {st.F_t:.3g} N are meaningless)", t, SLIP,
                         self._singular_cause(_Disc(STICK)))
-        log.selection(sel, self.model)
+        log.selection(sel, self.spec)
         c = sel.chosen
         if c is None:
             raise _Stop(f"Painleve inconsistency at {why}: no consistent contact state at "
@@ -652,16 +633,17 @@ class Simulator:
         if kind == "STICK->SLIP":
             r = self.forces(t, y, d)
             d2 = _Disc(SLIP, armed=False)
-            if self.model == "hybrid_coulomb":
+            if self.spec.friction.uses_direction:
                 d2.dir = -math.copysign(1.0, r.F)
-            else:
+            if self.spec.friction.has_bristles:
+                # the bristle state that carries the stick force over: -F/N = mu = sigma0 z
                 y[self.iz] = -r.F / (r.N * self.case.lugre.sigma0)
             log.event(t, kind, SLIP, f"|F_t| = mu_lim N = {abs(r.F):.4g} N")
             return t, y, d2, False
         if kind == "STICK-DRIFT":
             r = self.forces(t, y, d)
             d2 = _Disc(SLIP, dir=math.copysign(1.0, r.v_t), armed=True)
-            if self.model == "hybrid_lugre":
+            if self.spec.friction.has_bristles:
                 y[self.iz] = -r.F / (r.N * self.case.lugre.sigma0)
             log.warn(f"t = {t:.6f} s: STICK-DRIFT (|v_t| = {abs(r.v_t):.3g} m/s > Dv while sticking): "
                      "switched to SLIP")
@@ -713,12 +695,12 @@ class _RunLog:
         self.stick_tests.append(dict(t=t, N=N, F_t=F, ratio=abs(F) / N if N > 0 else float("nan"),
                                      mu_lim=mu_lim, cond=cond))
 
-    def selection(self, sel, model):
+    def selection(self, sel, spec):
         """Record a mode selection: its time, the consistent candidates, the choice and, for a
         Coulomb slip, whether the chosen direction is -sgn(F_t) of the stick trial."""
         c = sel.chosen
         agree = None
-        if c is not None and model == "hybrid_coulomb" and c.name.startswith("SLIP"):
+        if c is not None and spec.friction.uses_direction and c.name.startswith("SLIP"):
             agree = c.dir == sel.dir_stick
         self.selections.append(dict(
             t=sel.t, n_consistent=sel.n_consistent, consistent=[x.name for x in sel.consistent],

@@ -20,11 +20,13 @@ import pytest
 from scipy.integrate import quad
 from scipy.optimize import brentq
 
-from flexlib import kernel
+from flexlib import kernel, models
 from flexlib.beam import BeamModel
 from flexlib.contact import Slope, impulse_jump, tip_contact
 from flexlib.params import BeamParams, SlopeParams, paper_case
 from flexlib.simulate import Simulator, _Disc, simulate
+from reference import impulse_jump as reference_impulse_jump
+from reference import tip_contact as reference_tip_contact
 
 ALPHA = math.pi / 10
 THETA0 = math.pi / 4
@@ -190,7 +192,9 @@ def test_CJ3_dot_fix_matters():
 
 
 @pytest.mark.parametrize("N", [1, 2, 3, 4, 5])
-def test_kernel_contact_outputs_agree_with_tip_contact(N):
+def test_kernel_contact_outputs_agree_with_the_numpy_reference(N):
+    """The right-hand side's contact outputs and flexlib.contact.tip_contact (both compiled)
+    against the NumPy statement of eqs (23)-(32) in tests/reference.py."""
     case = paper_case("3.2").with_(n_modes=N)
     sim = Simulator(case, "frictionless", 1.0)
     rng = np.random.default_rng(400 + N)
@@ -200,7 +204,12 @@ def test_kernel_contact_outputs_agree_with_tip_contact(N):
             y = np.concatenate((q, qd, np.zeros(5)))
             _, out = kernel.phase_eval(0.0, y, mode, sim._model_code, sim._mult_code,
                                        sim._par(_Disc(mode)), *sim._arrs)
-            k = tip_contact(sim.beam, sim.slope, q, qd)
+            k = reference_tip_contact(sim.beam, sim.slope, q, qd)
+            lib = tip_contact(sim.beam, sim.slope, q, qd)
+            for name in ("gap", "s", "v_n", "v_t", "gamma_n", "gamma_t"):
+                assert getattr(lib, name) == pytest.approx(getattr(k, name), rel=1e-12, abs=1e-13)
+            np.testing.assert_allclose(lib.Psi_q, k.Psi_q, rtol=1e-12, atol=1e-14)
+            np.testing.assert_allclose(lib.Gamma_q, k.Gamma_q, rtol=1e-12, atol=1e-14)
             assert out[6] == pytest.approx(k.gap, abs=1e-13)
             assert out[7] == pytest.approx(k.s, abs=1e-13)
             assert out[8] == pytest.approx(k.v_n, rel=1e-12, abs=1e-13)
@@ -275,6 +284,19 @@ def test_impulse_jump_properties(N):
                                                 rel=1e-8, abs=1e-12 * (abs(k.v_t) + abs(vtp)))
 
 
+def test_impulse_jump_agrees_with_the_numpy_reference():
+    """flexlib.contact.impulse_jump (the simulator's compiled elimination) against the Cholesky
+    statement of eqs (39)-(48) in tests/reference.py."""
+    for N in (1, 3, 5):
+        for bm, q, qd, k in _jump_states(N, 5, 800 + N):
+            M = bm.mass_matrix(q)
+            for e in (0.0, 0.5, 1.0):
+                a, b = impulse_jump(M, k.Psi_q, k.v_n, e), reference_impulse_jump(M, k.Psi_q, k.v_n, e)
+                np.testing.assert_allclose(a[0], b[0], rtol=1e-10, atol=1e-14 * np.max(np.abs(b[0])))
+                assert a[1] == pytest.approx(b[1], rel=1e-11)
+                assert a[2] == pytest.approx(b[2], rel=1e-11, abs=1e-300)
+
+
 def test_impulse_jump_e0_gives_zero_normal_velocity_to_roundoff():
     for N in (1, 3, 5):
         for bm, q, qd, k in _jump_states(N, 10, 700 + N):
@@ -289,7 +311,7 @@ def test_impulse_jump_e0_gives_zero_normal_velocity_to_roundoff():
 # =========================================================================== multipliers (7)
 CASE = paper_case("3.2")
 FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
-MODEL_CODES = {"frictionless": 1, "hybrid_coulomb": 2, "hybrid_lugre": 3, "lugre": 4}
+MODEL_CODES = {m: models.get(m).kernel_code for m in ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")}
 
 
 def _phase(model, mode, y, *, dir_=0.0, s_star=0.0, mult=0, N=3):

@@ -2,9 +2,9 @@
 
 The states are taken from the model itself: a spy records the (t, y) of every selection the
 simulator makes in real runs of case 3.2 (and one with an axial mode, where stick is possible).
-Each state's candidates are then re-derived here independently -- M and Q from the NumPy beam
-model (:meth:`BeamModel.mass_and_forces`), the tip kinematics from
-:func:`flexlib.contact.tip_contact`, and the force solves written out with numpy.linalg -- and
+Each state's candidates are then re-derived here independently -- M and Q from the NumPy statement
+of the closed form (tests/reference.py), the tip kinematics from the NumPy statement in
+tests/reference.py, and the force solves written out with numpy.linalg -- and
 the consistency of every candidate and the choice must agree with the library's.
 """
 import math
@@ -14,7 +14,8 @@ import pytest
 
 import flexlib as fl
 from flexlib import selection
-from flexlib.contact import tip_contact
+from reference import mass_and_forces as reference_mass_and_forces
+from reference import tip_contact
 from flexlib.simulate import FREE, SLIP, STICK, SimulationError, _RunLog, _Stop
 
 
@@ -23,7 +24,7 @@ def reference_candidates(sim, y):
     """{name: (consistent, N, F_t)} of every candidate at y, from numpy (a test reference)."""
     nd = sim.nd
     q, qd = y[:nd].copy(), y[nd:2 * nd].copy()
-    M, Q = sim.beam.mass_and_forces(q, qd)
+    M, Q = reference_mass_and_forces(sim.beam, q, qd)
     k = tip_contact(sim.beam, sim.slope, q, qd)
     sp, fr, lg = sim.case.slope, sim.case.coulomb, sim.case.lugre
     a = np.linalg.solve(M, Q)

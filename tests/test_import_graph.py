@@ -1,0 +1,90 @@
+"""The import graph of flexlib: no cycles, and the physics never imports the presentation.
+
+Imports are read with ``ast`` from every module of the package, including imports inside
+functions (a function-level import is still a dependency, only a later one)."""
+import ast
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parents[1] / "flexlib"
+PHYSICS = ("kernel", "integrator", "beam", "modes", "contact", "friction", "selection", "models",
+           "params", "simulate", "result", "history", "layout")
+PRESENTATION = ("plots", "widgets", "figures", "axial", "claims", "nbtools", "notebooks", "cli",
+                "sweep")
+
+
+def _imports(path: Path) -> set:
+    """The flexlib modules that ``path`` imports (relative or absolute, at any depth)."""
+    mod = path.stem
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1:
+                if node.module:
+                    out.add(node.module.split(".")[0])
+                else:
+                    out.update(a.name.split(".")[0] for a in node.names)
+            elif node.level == 0 and node.module and node.module.split(".")[0] == "flexlib":
+                parts = node.module.split(".")
+                if len(parts) > 1:
+                    out.add(parts[1])
+                else:
+                    out.update(a.name for a in node.names)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                parts = a.name.split(".")
+                if parts[0] == "flexlib" and len(parts) > 1:
+                    out.add(parts[1])
+    modules = {p.stem for p in PKG.glob("*.py")}
+    return {m for m in out if m in modules and m != mod}
+
+
+def graph() -> dict:
+    return {p.stem: _imports(p) for p in PKG.glob("*.py")
+            if p.stem not in ("__init__", "__main__")}
+
+
+def _cycle(g):
+    """One import cycle of ``g`` as a list of modules, or None."""
+    state = {}
+
+    def visit(m, stack):
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(g.get(m, ())):
+            if state.get(n) == 1:
+                return stack[stack.index(n):] + [n]
+            if n not in state:
+                c = visit(n, stack)
+                if c:
+                    return c
+        stack.pop()
+        state[m] = 2
+        return None
+
+    for m in sorted(g):
+        if m not in state:
+            c = visit(m, [])
+            if c:
+                return c
+    return None
+
+
+def test_no_import_cycles():
+    c = _cycle(graph())
+    assert c is None, "import cycle: " + " -> ".join(c)
+
+
+@pytest.mark.parametrize("module", PHYSICS)
+def test_physics_does_not_import_presentation(module):
+    path = PKG / f"{module}.py"
+    if not path.exists():
+        pytest.skip(f"flexlib/{module}.py does not exist")
+    bad = _imports(path) & set(PRESENTATION)
+    assert not bad, f"flexlib/{module}.py imports {sorted(bad)}"
+
+
+def test_result_does_not_depend_on_the_simulator():
+    assert not _imports(PKG / "result.py") & {"simulate", "kernel", "integrator", "history",
+                                              "selection"}

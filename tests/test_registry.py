@@ -1,0 +1,62 @@
+"""The model registry (flexlib.models): one list of models, explicit kernel codes, no fallback."""
+import importlib
+
+import numpy as np
+import pytest
+
+from flexlib import kernel, models
+from flexlib.params import paper_case
+from flexlib.simulate import SLIP, Simulator, _Disc
+
+sim_mod = importlib.import_module("flexlib.simulate")
+
+
+def test_model_lists_are_views_of_the_registry():
+    assert sim_mod.MODELS == tuple(models.REGISTRY) == models.MODELS
+    assert sim_mod.CONTACT_MODELS == tuple(m for m in models.MODELS if m != "free")
+    assert set(sim_mod.FRICTION_MODELS) == {"hybrid_coulomb", "hybrid_lugre", "lugre"}
+    assert models.canonical_model("Hybrid-LuGre") == "hybrid_lugre"
+    with pytest.raises(ValueError, match="valid models: free, frictionless"):
+        models.get("stribeck")
+
+
+def test_styles_match_the_plots():
+    from flexlib.plots import STYLES
+    for m, spec in models.REGISTRY.items():
+        assert spec.style() == STYLES[m]
+    from flexlib.widgets import _LABELS
+    assert {m: s.label for m, s in models.REGISTRY.items()} == _LABELS
+
+
+def test_registry_entries_describe_the_models():
+    hc, hl, ul = (models.get(m) for m in ("hybrid_coulomb", "hybrid_lugre", "lugre"))
+    assert hc.can_stick and hl.can_stick and not ul.can_stick
+    assert hc.friction.uses_direction and not hl.friction.uses_direction
+    assert hl.friction.has_bristles and ul.friction.has_bristles and not hc.friction.has_bristles
+    assert (hc.friction.stick_limit, hl.friction.stick_limit) == ("mu_d", "mu_s")
+    assert len(set(s.kernel_code for s in models.REGISTRY.values())) == 4      # lugre = hybrid_lugre law
+
+
+def test_bad_combinations_are_refused():
+    with pytest.raises(ValueError, match="needs a contact law"):
+        models.register(models.ModelSpec("x1", models.NO_CONTACT, models.COULOMB, False, "", "k",
+                                         "-", 1.0, ""))
+    with pytest.raises(ValueError, match="stick/slip switching"):
+        models.register(models.ModelSpec("x2", models.TIP_ON_SLOPE, models.NO_FRICTION, True, "",
+                                         "k", "-", 1.0, ""))
+    odd = models.FrictionLaw("odd", 7, False, (0.0,), "mu_d")
+    with pytest.raises(ValueError, match="not implemented by the kernel"):
+        models.register(models.ModelSpec("x3", models.TIP_ON_SLOPE, odd, False, "", "k", "-", 1.0, ""))
+    with pytest.raises(ValueError, match="already registered"):
+        models.register(models.get("lugre"))
+    assert not {"x1", "x2", "x3"} & set(models.REGISTRY)
+
+
+@pytest.mark.parametrize("code,mode", [(9, SLIP), (models.LAW_FRICTIONLESS, SLIP), (-1, SLIP)])
+def test_kernel_flags_undefined_phases(code, mode):
+    """An unknown law code or a phase the law does not define gives NaN, not another law."""
+    sim = Simulator(paper_case("3.2"), "lugre", 1.0)
+    y = np.zeros(2 * sim.nd + 5)
+    y[0] = 0.2
+    dy, out = kernel.phase_eval(0.0, y, mode, code, 0, sim._par(_Disc(mode, dir=1.0)), *sim._arrs)
+    assert np.all(np.isnan(dy)) and np.isnan(out[0])
