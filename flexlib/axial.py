@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
+from . import __version__, models
 from .simulate import SimulationError, simulate
 
 __all__ = ["FRICTION_MODELS", "run_axial", "stick_rows", "run_checks", "axial_study",
@@ -29,7 +29,7 @@ __all__ = ["FRICTION_MODELS", "run_axial", "stick_rows", "run_checks", "axial_st
            "claims_depending_on_na", "dependence_summary", "stick_table_markdown", "fig_axial_first_impact",
            "fig_axial_stick", "fig_axial_energy", "AXIAL_FIGURES"]
 
-FRICTION_MODELS = ("hybrid_coulomb", "hybrid_lugre", "lugre")
+FRICTION_MODELS = models.FRICTION_MODELS
 STUDY_FILE = "axial_study.json"
 _FIRST_POINTS = 400        # samples of the first-impact histories kept in the JSON
 _RUN_POINTS = 400          # samples of the whole-run energy histories kept in the JSON
@@ -313,8 +313,7 @@ def stick_table_markdown(study: dict, model: str) -> str:
 
 # ---------------------------------------------------------------------------- figures
 NA_COLORS = {"0": "0.35", "1": "#0072B2", "2": "#E69F00", "3": "#009E73", "4": "#CC79A7"}
-_MODEL_LABELS = {"hybrid_coulomb": "hybrid Coulomb", "hybrid_lugre": "hybrid LuGre",
-                 "lugre": "unified LuGre"}
+_MODEL_LABELS = {m: spec.label for m, spec in models.REGISTRY.items()}
 
 
 def _na_label(study, model, na):

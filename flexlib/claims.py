@@ -148,7 +148,7 @@ def _claims_c4(x: _Runs) -> list:
         out.append(_claim("C4", "theta': after impact 1 the LuGre pair is identical and Coulomb differs "
                           "slightly; from impact 2 on Coulomb differs considerably.",
                           "theta' diff in [impact 1, impact 2): LuGre pair; Coulomb; after impact 2: Coulomb",
-                          f"<= 1%; 1-10%; > 10%", dlater, _verdict(ok),
+                          "<= 1%; 1-10%; > 10%", dlater, _verdict(ok),
                           f"LuGre pair {dl:.2%}, Coulomb {dc:.2%}, Coulomb after impact 2 {dlater:.2%}"))
     else:
         out.append(_claim("C4", "theta' comparison", "", "", None, NA, f"only {nimp} impacts"))
@@ -371,7 +371,6 @@ def _claims_c16(x: _Runs) -> list:
         phases = {}
         for m, r in ((C, rc), (HL, rh)):
             im = r.impacts[0]
-            dirs = {iv[2] for iv in im["slip_intervals"]}
             vt = r.v_t[(r.t >= im["t_start"]) & (r.t <= im["t_end"])]
             vt = vt[np.isfinite(vt)]
             phases[m] = dict(stick=len(im["stick_intervals"]),

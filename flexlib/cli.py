@@ -16,8 +16,9 @@ import time
 from dataclasses import fields
 from pathlib import Path
 
+from . import models
 from .params import (DESCRIPTIONS, RANGES, BeamParams, CoulombParams, LuGreParams, SlopeParams,
-                     SolverSettings, _range_text, paper_case)
+                     SolverSettings, _range_text, paper_case, parse_value)
 
 _PARAM_CLASSES = (BeamParams, SlopeParams, CoulombParams, LuGreParams, SolverSettings)
 _PARAM_NAMES = [f.name for c in _PARAM_CLASSES for f in fields(c)]
@@ -25,39 +26,15 @@ _PARAM_GROUPS = ("beam, hinge and initial state", "slope and contact", "Coulomb 
                  "LuGre friction", "solver")
 # A parameter's metavar is its name in capitals, except where two names differ only in case.
 _METAVARS = {"E": "YOUNG_MODULUS", "e": "RESTITUTION"}
-_MODEL_HELP = {
-    "free": "the beam swings with no slope (no contact)",
-    "frictionless": "contact with a normal force only (the reference)",
-    "hybrid_coulomb": "stick/slip switching, Coulomb friction in slip",
-    "hybrid_lugre": "stick/slip switching, LuGre friction in slip",
-    "lugre": "unified LuGre: LuGre friction throughout the contact, no stick/slip switching",
-}
+_MODEL_HELP = {m: spec.description for m, spec in models.REGISTRY.items()}
 _DEFAULT_MODEL = "frictionless"
-_COMPARE_MODELS = "frictionless,hybrid_coulomb,hybrid_lugre,lugre"
+_COMPARE_MODELS = ",".join(models.CONTACT_MODELS)
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):          # one line, exit 2, no usage dump
         sys.stderr.write(f"flexlib: error: {message}\n")
         raise SystemExit(2)
-
-
-def _param_value(name, text):
-    kind = RANGES[name][4]
-    if kind == "bool":
-        low = text.strip().lower()
-        if low in ("1", "true", "yes", "on"):
-            return True
-        if low in ("0", "false", "no", "off"):
-            return False
-        raise ValueError(f"parameter {name!r} = {text!r} is invalid: valid range is True or False")
-    if isinstance(kind, tuple):
-        return text
-    try:
-        return float(text) if kind == "float" else int(float(text)) if float(text).is_integer() else float(text)
-    except ValueError:
-        raise ValueError(f"parameter {name!r} = {text!r} is not a number: valid range is "
-                         f"{_range_text(name)}") from None
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -223,7 +200,7 @@ def _run_inputs(a):
     for name in _PARAM_NAMES:
         v = getattr(a, "p_" + name)
         if v is not None:
-            overrides[name] = _param_value(name, v)
+            overrides[name] = parse_value(name, v)
     sample_times = None
     if a.sample_times:
         try:
@@ -413,7 +390,7 @@ def _positive_int(option, text):
 def _cmd_sweep(a) -> int:
     from .params import paper_case
     from .sweep import parse_grid_values, sweep, sweep_table
-    overrides = {name: _param_value(name, getattr(a, "p_" + name)) for name in _PARAM_NAMES
+    overrides = {name: parse_value(name, getattr(a, "p_" + name)) for name in _PARAM_NAMES
                  if getattr(a, "p_" + name) is not None}
     case = paper_case(a.case).with_(**overrides)
     grid = {}

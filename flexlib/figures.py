@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
+from .models import CONTACT_MODELS, FRICTION_MODELS
 from .claims import ROBUSTNESS_VARIANTS, add_robustness, claims_markdown, evaluate_claims
 from .params import paper_case
 from .simulate import SimulationError, simulate
@@ -33,8 +34,8 @@ from .simulate import SimulationError, simulate
 __all__ = ["run_models", "make_all", "mode_study", "tolerance_study", "printed_study", "impact_rows",
            "load_study", "axial_figures", "run_summaries"]
 
-PAPER_MODELS = ("hybrid_coulomb", "hybrid_lugre", "lugre")
-ALL_MODELS = ("frictionless",) + PAPER_MODELS
+PAPER_MODELS = FRICTION_MODELS           # the paper's three friction models
+ALL_MODELS = CONTACT_MODELS              # and the frictionless reference
 DATA = "data"
 
 

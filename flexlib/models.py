@@ -74,6 +74,8 @@ class ModelSpec:
     linewidth: float
     description: str
     plot_label: str = ""      # legend text, if longer than ``label`` (the short name of panels)
+    # further Matplotlib keywords of its curves (markers), so overlapping models stay visible
+    plot_kw: tuple = ()
 
     @property
     def has_contact(self) -> bool:
@@ -101,8 +103,9 @@ class ModelSpec:
         return self.has_friction and not self.can_stick
 
     def style(self) -> dict:
-        """Matplotlib keywords: color, ls, lw, label."""
-        return dict(color=self.color, ls=self.linestyle, lw=self.linewidth,
+        """Matplotlib keywords of the model's curves in every figure: color, ls, lw, label and
+        the markers of :attr:`plot_kw`."""
+        return dict(color=self.color, ls=self.linestyle, lw=self.linewidth, **dict(self.plot_kw),
                     label=self.plot_label or self.label)
 
 
@@ -146,18 +149,25 @@ def register(spec: ModelSpec) -> ModelSpec:
     return spec
 
 
+# Colour-blind safe colours (Okabe-Ito); each friction model also has its own dash pattern, width
+# and marker.  ``markevery`` = (start, step) as fractions of the axes diagonal, measured along the
+# line: the markers are sparse, and the three friction models' markers do not fall on the same points.
 for _spec in (
         ModelSpec("free", NO_CONTACT, NO_FRICTION, False, "free flight", "k", "-", 1.2,
                   "the beam swings with no slope (no contact)"),
         ModelSpec("frictionless", TIP_ON_SLOPE, NO_FRICTION, False, "frictionless", "0.55", "-.",
-                  1.0, "contact with a normal force only, the reference",
+                  1.0, "contact with a normal force only (the reference)",
                   plot_label="frictionless (reference)"),
         ModelSpec("hybrid_coulomb", TIP_ON_SLOPE, COULOMB, True, "hybrid Coulomb", "#0072B2", "-",
-                  1.4, "stick/slip switching, Coulomb friction in slip"),
+                  2.6, "stick/slip switching, Coulomb friction in slip",
+                  plot_kw=(("marker", "o"), ("ms", 4.5), ("markevery", (0.0, 0.09)))),
         ModelSpec("hybrid_lugre", TIP_ON_SLOPE, LUGRE, True, "hybrid LuGre", "#D55E00", "--", 1.4,
-                  "stick/slip switching, LuGre friction in slip"),
+                  "stick/slip switching, LuGre friction in slip",
+                  plot_kw=(("marker", "s"), ("ms", 5), ("mfc", "none"), ("mew", 1.2),
+                           ("markevery", (0.03, 0.09)))),
         ModelSpec("lugre", TIP_ON_SLOPE, LUGRE, False, "unified LuGre", "#009E73", (0, (1, 1.2)),
-                  1.8, "LuGre friction throughout the contact, no stick/slip switching")):
+                  1.8, "unified LuGre: LuGre friction throughout the contact, no stick/slip switching",
+                  plot_kw=(("marker", "^"), ("ms", 5), ("markevery", (0.06, 0.09))))):
     register(_spec)
 
 # Views of the registry, in registration order (the names simulate.py exported before).

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field, fields
 
 __all__ = [
-    "RANGES", "DESCRIPTIONS", "BeamParams", "SlopeParams", "CoulombParams", "LuGreParams",
+    "RANGES", "DESCRIPTIONS", "parse_value", "check_value", "BeamParams", "SlopeParams", "CoulombParams", "LuGreParams",
     "SolverSettings", "Case", "paper_case", "CASE_NAMES",
 ]
 
@@ -168,6 +168,26 @@ def check_value(name: str, value):
     if not (ok_lo and ok_hi):
         raise bad
     return x
+
+
+def parse_value(name: str, text: str):
+    """A parameter value from its text (command line, grids): a bool, a choice or a number, not
+    yet range-checked (:func:`check_value` does that).  A non-number names the valid range."""
+    kind = RANGES[name][4]
+    if kind == "bool":
+        low = text.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"parameter {name!r} = {text!r} is invalid: valid range is True or False")
+    if isinstance(kind, tuple):
+        return text
+    try:
+        return float(text) if kind == "float" else int(float(text)) if float(text).is_integer() else float(text)
+    except ValueError:
+        raise ValueError(f"parameter {name!r} = {text!r} is not a number: valid range is "
+                         f"{_range_text(name)}") from None
 
 
 class _Validated:

@@ -20,41 +20,32 @@ import matplotlib
 matplotlib.use("Agg") if matplotlib.get_backend().lower() in ("", "agg") else None
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
+
+from . import models  # noqa: E402
 
 __all__ = ["STYLES", "style", "save_figure", "FIGURES", "figure_title", "IMPACT_BAND"]
 
-# Colour-blind safe (Okabe-Ito); each model also has its own dash pattern, width and marker.
-# ``markevery`` = (start, step) as fractions of the axes diagonal, measured along the line: the
-# markers are sparse, and the three friction models' markers do not fall on the same points.
-STYLES = {
-    "hybrid_coulomb": dict(color="#0072B2", ls="-", lw=2.6, marker="o", ms=4.5,
-                           markevery=(0.0, 0.09), label="hybrid Coulomb"),
-    "hybrid_lugre": dict(color="#D55E00", ls="--", lw=1.4, marker="s", ms=5, mfc="none", mew=1.2,
-                         markevery=(0.03, 0.09), label="hybrid LuGre"),
-    "lugre": dict(color="#009E73", ls=(0, (1, 1.2)), lw=1.8, marker="^", ms=5,
-                  markevery=(0.06, 0.09), label="unified LuGre"),
-    "frictionless": dict(color="0.55", ls="-.", lw=1.0, label="frictionless (reference)"),
-    "free": dict(color="k", ls="-", lw=1.2, label="free flight"),
-}
-ORDER = ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre", "free")
+# The look of each model (colour, dash pattern, width, marker) comes from the model registry, so
+# it is the same in every figure, notebook and panel.
+STYLES = {m: spec.style() for m, spec in models.REGISTRY.items()}
+ORDER = tuple(m for m in models.REGISTRY if m != "free") + ("free",)
 IMPACT_BAND = dict(color="0.9", lw=0, zorder=0)      # the grey impact bands
 _NOTE_FONTSIZE = 8
 
 
 def style(model: str) -> dict:
     """Keyword arguments of ``Axes.plot`` for ``model``: colour, line style, width, marker, label."""
-    return dict(STYLES[model])
+    return models.get(model).style()
 
 
 def _as_dict(results):
     if isinstance(results, dict):
-        return {m: results[m] for m in ORDER if m in results}
+        return {m: results[m] for m in (*ORDER, *results) if m in results}
     return {results.model: results}
 
 
 def _label(model: str) -> str:
-    return STYLES.get(model, {}).get("label", model)
+    return models.get(model).style()["label"] if model in models.REGISTRY else model
 
 
 def _reference(results):

@@ -39,8 +39,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from .layout import FREE, SLIP, STICK, DiscreteState
 
 __all__ = ["Candidate", "Selection", "select_mode", "free_candidate", "PRIORITY"]

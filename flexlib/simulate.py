@@ -126,7 +126,7 @@ class Simulator:
         self.hub = hub_motion
         if hub_motion is not None and self.spec.has_contact:
             raise ValueError("prescribed hub motion is only available with model 'free' (no slope)")
-        fr, lg = case.coulomb, case.lugre
+        fr = case.coulomb
         if self.spec.friction.needs_mu_s and fr.mu_s <= 0.0:
             raise ValueError(f"parameter 'mu_s' = {fr.mu_s!r} is invalid for LuGre models: valid range "
                              f"is (0, 10] (g(v) >= mu_s > 0 is divided by)")

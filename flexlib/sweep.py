@@ -38,7 +38,8 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from .params import RANGES, Case, check_value, paper_case
+from .models import CONTACT_MODELS
+from .params import RANGES, Case, check_value, paper_case, parse_value
 from .simulate import SimulationError, canonical_model, simulate
 
 __all__ = ["sweep", "sweep_table", "parse_grid_values", "METRICS", "IMPACT_METRICS", "ENGINES"]
@@ -151,7 +152,6 @@ def _init_pool_worker():
 def parse_grid_values(name: str, text: str) -> list:
     """Values of one ``--grid`` option: ``start:stop:num`` (linear), ``start:stop:num:log``
     (logarithmic), or a comma-separated list; each value is checked against its valid range."""
-    from .cli import _param_value
     _check_name(name)
     text = text.strip()
     kind = RANGES[name][4]
@@ -175,7 +175,7 @@ def parse_grid_values(name: str, text: str) -> list:
     items = [t for t in text.split(",") if t.strip()]
     if not items:
         raise ValueError(f"--grid {name}={text!r}: no values")
-    return [check_value(name, _param_value(name, t.strip())) for t in items]
+    return [check_value(name, parse_value(name, t.strip())) for t in items]
 
 
 def _check_name(name):
@@ -208,7 +208,7 @@ def _normalise_models(models) -> list[str]:
         models = [m for m in models.split(",") if m.strip()]
     models = [canonical_model(m) for m in models]
     if not models:
-        raise ValueError("no model given; valid models: frictionless, hybrid_coulomb, hybrid_lugre, lugre")
+        raise ValueError(f"no model given; valid models: {', '.join(CONTACT_MODELS)}")
     if len(set(models)) != len(models):
         raise ValueError(f"models are repeated: {models!r}")
     return models

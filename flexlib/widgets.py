@@ -26,6 +26,7 @@ import time
 import ipywidgets as w
 from IPython.display import clear_output, display
 
+from . import models
 from .params import Case, paper_case
 from .simulate import SimulationError, canonical_model, simulate
 
@@ -52,8 +53,7 @@ SLIDERS = {
     "rho": (_LIN, dict(min=500.0, max=10000.0, step=10.0), "ρ [kg/m³]"),
     "theta0": (_LIN, dict(min=0.2, max=1.5, step=0.01), "θ0 [rad]"),
 }
-_LABELS = {"free": "free flight", "frictionless": "frictionless", "hybrid_coulomb": "hybrid Coulomb",
-           "hybrid_lugre": "hybrid LuGre", "lugre": "unified LuGre"}
+_LABELS = {m: spec.label for m, spec in models.REGISTRY.items()}
 
 
 def _param_value(case: Case, name: str):
