@@ -639,27 +639,9 @@ if COMPILED:
         globals()[_name] = _nb.njit(cache=True, **(kernel.NO_REFCOUNT if _name in _HOT else {}))(
             globals()[_name])
 
-    def _guard_stale_cache():
-        """numba does not invalidate a cached function when a function it calls changes in
-        another file (https://github.com/numba/numba/issues/1833): flush this module's caches when
-        the kernel or a module it compiles in changed (:data:`flexlib.kernel.SOURCE_STAMP`)."""
-        try:
-            stamp = kernel.SOURCE_STAMP
-            disp = globals()["integrate_phase"]
-            path = os.path.join(disp._cache.cache_path, "integrator.kernel-sha256")
-            old = None
-            if os.path.exists(path):
-                with open(path) as fh:
-                    old = fh.read().strip()
-            if old != stamp:
-                for name in _JITTED:
-                    globals()[name]._cache.flush()
-                with open(path, "w") as fh:
-                    fh.write(stamp)
-        except Exception:       # pragma: no cover - read-only install: numba then won't cache
-            pass
-
-    _guard_stale_cache()
+    # numba does not invalidate a cached function when the kernel it compiles in changes
+    kernel.flush_stale_cache([globals()[n] for n in _JITTED], "integrator.kernel-sha256",
+                             kernel.SOURCE_STAMP)
 
 
 # ---------------------------------------------------------------- Python side

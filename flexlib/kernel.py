@@ -695,6 +695,27 @@ def _source_stamp() -> str:
 
 
 SOURCE_STAMP = _source_stamp()
+def flush_stale_cache(dispatchers, stamp_file: str, stamp: str):
+    """Flush the numba caches of ``dispatchers`` when ``stamp`` (a hash of the sources compiled
+    into them) differs from the one stored in ``stamp_file`` beside their cache, then store it.
+
+    numba keys a cached function on its own file only, so a change in another module it calls
+    (https://github.com/numba/numba/issues/1833) would otherwise leave a stale compiled version."""
+    try:
+        path = os.path.join(dispatchers[0]._cache.cache_path, stamp_file)
+        old = None
+        if os.path.exists(path):
+            with open(path) as fh:
+                old = fh.read().strip()
+        if old != stamp:
+            for disp in dispatchers:
+                disp._cache.flush()
+            with open(path, "w") as fh:
+                fh.write(stamp)
+    except Exception:   # pragma: no cover - read-only install: numba then won't cache
+        pass
+
+
 COMPILED = False
 NO_REFCOUNT = {}        # numba options of the allocation-free hot functions (set below)
 
@@ -723,25 +744,7 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
         _JITTED = [n for n, f in list(globals().items()) if hasattr(f, "_cache")
                    and getattr(getattr(f, "py_func", None), "__module__", "") == __name__]
 
-        def _guard_stale_cache():
-            """Flush this module's numba caches when a module compiled into it changed
-            (numba keys a cache on the function's own file only)."""
-            try:
-                disp = globals()["phase_eval_into"]
-                path = os.path.join(disp._cache.cache_path, "kernel.deps-sha256")
-                old = None
-                if os.path.exists(path):
-                    with open(path) as fh:
-                        old = fh.read().strip()
-                if old != SOURCE_STAMP:
-                    for name in _JITTED:
-                        globals()[name]._cache.flush()
-                    with open(path, "w") as fh:
-                        fh.write(SOURCE_STAMP)
-            except Exception:   # pragma: no cover - read-only install: numba then won't cache
-                pass
-
-        _guard_stale_cache()
+        flush_stale_cache([globals()[n] for n in _JITTED], "kernel.deps-sha256", SOURCE_STAMP)
 
 
 # ---------------------------------------------------------------- friction laws from outside
