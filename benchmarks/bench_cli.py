@@ -1,4 +1,4 @@
-"""Issue 6 (e): fresh-process command-line time.
+"""Fresh-process command-line time.
 
     python -m flexlib simulate --case 3.2 --model lugre --t-end 2 --quiet
 

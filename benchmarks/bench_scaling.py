@@ -1,4 +1,4 @@
-"""Issue 6 (d): scaling with the number of modes N = 1..8 (case 3.2, 0..t_end, compiled path).
+"""Scaling with the number of bending modes N = 1..8 (case 3.2, 0..t_end, compiled path).
 
 For each N and model: wall time, RHS evaluations, accepted steps, events (medians of --repeat
 runs), the compiled integrator's own time (``integrate_phase``, via ``_common.Sections``) per step,
@@ -6,8 +6,8 @@ the whole run's wall time per step, and the cost of one RHS evaluation inside nu
 (``kernel.phase_eval`` at a mid-contact and a free-flight state, as in bench_rhs.py).
 
 The growth exponent p of ``cost ~ N^p`` is fitted by least squares on log-log axes, over
-N = 1..8 and over N = 4..8 (where fixed per-step costs matter less).  The issue's target is
-per-step cost growing no faster than ~N^3.
+N = 1..8 and over N = 4..8 (where fixed per-step costs matter less).  The target is a per-step
+cost growing no faster than ~N^3.
 
 Usage: python3 benchmarks/bench_scaling.py [--models frictionless,lugre] [--n-max 8] [--repeat 3]
 Writes benchmarks/results/scaling.json and benchmarks/results/scaling.png.
