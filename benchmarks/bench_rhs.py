@@ -202,7 +202,7 @@ def main():
     mach = machine()
     print(machine_line(mach))
     res = rhs_costs(a.n_modes, a.loops, a.repeat, a.python_loops)
-    print(f"\n(c) cost of one evaluation, N = {a.n_modes} modes, microseconds (median of {a.repeat} "
+    print(f"\ncost of one evaluation, N = {a.n_modes} modes, microseconds (median of {a.repeat} "
           f"CPU-time measurements of {a.loops} calls in an @njit loop / {a.python_loops} calls from Python)")
     print("'stage' = phase_eval_into with reused work arrays, as the integrator calls it; "
           "'phase_eval' = the allocating wrapper")

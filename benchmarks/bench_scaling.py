@@ -147,7 +147,7 @@ def main():
     fits["mass_forces_quad_N4_8"] = fit_exponent(Ns[3:], out["mass_forces_quad_us"][3:])
     out["fits"] = fits
 
-    print(f"\n(d) scaling with N, case 3.2, t = 0..{a.t_end:g} s, medians of {a.repeat} runs")
+    print(f"\nscaling with N, case 3.2, t = 0..{a.t_end:g} s, medians of {a.repeat} runs")
     for m in models:
         print(f"\n{m}")
         print(f"{'N':>2} {'wall [s]':>9} {'CPU [s]':>8} {'RHS evals':>10} {'steps':>7} {'events':>7} {'RHS/step':>8} "
