@@ -1,13 +1,15 @@
-"""Shared helpers of the benchmark scripts (issue 6, "Speed").
+"""Shared helpers of the benchmark scripts.
 
 * puts the repository root on ``sys.path`` so that ``python3 benchmarks/<script>.py`` works from a
   checkout without installing flexlib;
 * :func:`machine` describes the machine (nproc, CPU model, load, Python/NumPy/numba/SciPy versions,
   git commit and whether the tree is dirty);
 * :func:`run_model` runs one simulation and never raises for a stopped run
-  (:class:`~flexlib.simulate.SimulationError`, e.g. the event cap of the hybrid models): it reports
+  (:class:`~flexlib.simulate.SimulationError`, e.g. an event cap or a Painleve stop): it reports
   the time reached instead;
 * :func:`median_runs` repeats a measurement and keeps the median of every numeric field;
+  :func:`interleaved` does the same for several measurements taken round by round (A, B, C, A,
+  B, C, ...), so that a slow spell of a shared machine hits all of them alike;
 * :func:`write_json` writes ``benchmarks/results/<name>.json``.
 """
 from __future__ import annotations
@@ -123,27 +125,56 @@ def run_model(model, t_end, *, case="3.2", method=COMPILED, **overrides) -> dict
     cpu = time.process_time() - c0
     t_reached = float(r.t[-1])
     return dict(wall_s=wall, cpu_s=cpu, n_rhs=int(r.stats["n_rhs"]), n_steps=int(r.stats["n_steps"]),
-                n_events=int(r.stats["n_events"]), n_segments=int(r.stats.get("n_segments", 0)),
+                n_events=int(r.stats["n_events"]), n_jumps=len(r.jumps), n_segments=int(r.stats.get("n_segments", 0)),
                 n_samples=int(len(r.t)), t_reached=t_reached, rtf=t_reached / wall,
                 stopped=stopped, status=status, n_impacts=len(r.impacts),
                 first_impact_end=float(r.impacts[0]["t_end"]) if r.impacts else None,
                 result=r)
 
 
-NUMERIC = ("wall_s", "cpu_s", "n_rhs", "n_steps", "n_events", "n_segments", "n_samples", "t_reached", "rtf")
+NUMERIC = ("wall_s", "cpu_s", "n_rhs", "n_steps", "n_events", "n_jumps", "n_segments", "n_samples",
+           "t_reached", "rtf")
 
 
-def median_runs(fn, repeat: int) -> dict:
-    """Call ``fn()`` (-> dict) ``repeat`` times; the median of every numeric field, plus
-    ``wall_all_s`` (every wall time) and the non-numeric fields of the last run."""
-    runs = [fn() for _ in range(repeat)]
+def _summary(runs: list) -> dict:
+    """The median of every numeric field of ``runs`` (dicts of :func:`run_model`), the spread of
+    the times (``wall_min_s``, ``wall_max_s``, ``wall_all_s``, ``cpu_all_s``) and the non-numeric
+    fields of the last run."""
     out = {k: v for k, v in runs[-1].items() if k != "result"}
     for k in NUMERIC:
         if k in out and out[k] is not None:
             out[k] = statistics.median(r[k] for r in runs)
     out["wall_all_s"] = [r["wall_s"] for r in runs]
-    out["repeat"] = repeat
+    out["cpu_all_s"] = [r["cpu_s"] for r in runs]
+    out["wall_min_s"], out["wall_max_s"] = min(out["wall_all_s"]), max(out["wall_all_s"])
+    out["repeat"] = len(runs)
     return out
+
+
+def median_runs(fn, repeat: int) -> dict:
+    """Call ``fn()`` (-> dict) ``repeat`` times; see :func:`_summary`."""
+    runs = []
+    for _ in range(repeat):
+        r = fn()
+        r.pop("result", None)        # free each run's histories before the next one
+        runs.append(r)
+    return _summary(runs)
+
+
+def interleaved(fns: dict, repeat: int) -> tuple[dict, list]:
+    """Run every ``fns[key]()`` once per round, ``repeat`` rounds.  Returns ({key: summary} as
+    :func:`median_runs`, [per-round sum of the wall times of all keys])."""
+    runs = {k: [] for k in fns}
+    rounds = []
+    for _ in range(repeat):
+        tot = 0.0
+        for k, fn in fns.items():
+            r = fn()
+            r.pop("result", None)
+            runs[k].append(r)
+            tot += r["wall_s"]
+        rounds.append(tot)
+    return {k: _summary(v) for k, v in runs.items()}, rounds
 
 
 def warm_up():
@@ -176,25 +207,31 @@ def _plain(x):
 
 
 class Sections:
-    """Wall time spent in the main parts of a run, measured by wrapping module attributes
+    """Time spent in the main parts of a run, measured by wrapping module and class attributes
     (no source change):
 
-    * ``integrate`` : the compiled phase integrator (``flexlib.integrator.integrate_phase``) or,
+    * ``integrate``: the compiled phase integrator (``flexlib.integrator.integrate_phase``) or,
       for the scipy path, ``scipy.integrate.solve_ivp`` as called by the simulator;
     * ``solve_phase``: the Python wrapper ``flexlib.integrator.solve_phase`` (includes integrate);
-    * ``build_result``: sampling the dense output and building histories, impacts and audit;
-    * ``rest`` = total - integrate(solve_phase) - build_result: the Python event loop (event
-      actions, velocity jumps, tip_contact, stick tests, log) per phase.
+    * ``build_result``: sampling the dense output and building the histories, impacts and audit;
+    * ``actions``: the event actions (``Simulator._apply``: velocity jump, onset, separation,
+      slip stop ...), which include
+    * ``select``: the contact-mode selections of the hybrid models
+      (``flexlib.selection.select_mode``: the FREE, STICK and SLIP candidates' force solves);
+    * ``rest`` = total - integrate - wrapper - build_result - actions: the rest of the Python
+      event loop, i.e. setting up and restarting each phase (event arrays, the flight floor's
+      gap, the log).
 
     Use as ``with Sections() as s: ...; s.report(total)``.  The clock is the process CPU time
     (``time.process_time``; pass ``total`` = the run's ``cpu_s``): on a shared machine it is far
     less disturbed by other jobs than wall time.
     """
     clock = staticmethod(time.process_time)
+    KEYS = ("integrate", "solve_phase", "build_result", "actions", "select")
 
     def __init__(self):
-        self.t = dict(integrate=0.0, solve_phase=0.0, build_result=0.0)
-        self.n = dict(integrate=0, solve_phase=0, build_result=0)
+        self.t = {k: 0.0 for k in self.KEYS}
+        self.n = {k: 0 for k in self.KEYS}
         self._saved = []
 
     def _wrap(self, mod, name, key):
@@ -212,12 +249,14 @@ class Sections:
         setattr(mod, name, wrapper)
 
     def __enter__(self):
-        from flexlib import integrator
+        from flexlib import integrator, selection
         simulate = sim_module()
         self._wrap(integrator, "integrate_phase", "integrate")
         self._wrap(integrator, "solve_phase", "solve_phase")
         self._wrap(simulate, "solve_ivp", "integrate")
         self._wrap(simulate, "build_result", "build_result")
+        self._wrap(simulate.Simulator, "_apply", "actions")
+        self._wrap(selection, "select_mode", "select")
         return self
 
     def __exit__(self, *exc):
@@ -228,9 +267,11 @@ class Sections:
     def report(self, total: float) -> dict:
         integ = self.t["integrate"]
         wrapper = max(self.t["solve_phase"] - integ, 0.0) if self.n["solve_phase"] else 0.0
-        rest = total - integ - wrapper - self.t["build_result"]
+        rest = total - integ - wrapper - self.t["build_result"] - self.t["actions"]
         n_ph = max(self.n["integrate"], 1)
         return dict(total_s=total, integrate_s=integ, solve_phase_wrapper_s=wrapper,
-                    build_result_s=self.t["build_result"], loop_rest_s=rest,
+                    build_result_s=self.t["build_result"], actions_s=self.t["actions"],
+                    n_actions=self.n["actions"], select_s=self.t["select"],
+                    n_selections=self.n["select"], loop_rest_s=rest,
                     n_phases=self.n["integrate"], rest_per_phase_us=1e6 * rest / n_ph,
                     wrapper_per_phase_us=1e6 * wrapper / n_ph)

@@ -1,4 +1,4 @@
-"""Issue 6 (e): fresh-process command-line time.
+"""Fresh-process command-line time.
 
     python -m flexlib simulate --case 3.2 --model lugre --t-end 2 --quiet
 
@@ -105,7 +105,7 @@ def main():
                   cpu_median_s=statistics.median(x[1] for x in cold))
     out = dict(machine=mach, command=" ".join(["python", *cli[1:]]), warm=warm, cold=cold_d,
                python_start=start, import_flexlib=imp, in_process_warm=first_sim, repeat=a.repeat)
-    print(f"\n(e) fresh process: {out['command']}")
+    print(f"\nfresh process: {out['command']}")
     print(f"  warm numba cache : median {warm['median_s']:.2f} s  [{warm['min_s']:.2f} .. {warm['max_s']:.2f}] "
           f"of {a.repeat}; CPU time (user+sys) {warm['cpu_median_s']:.2f} s")
     print(f"  cold (empty NUMBA_CACHE_DIR): {cold_d['median_s']:.2f} s  (of {a.cold_repeat}); CPU time "

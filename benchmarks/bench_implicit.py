@@ -1,4 +1,4 @@
-"""Jacobian evaluations: the explicit compiled DOP853 against scipy's implicit methods (issue 6).
+"""Jacobian evaluations: the explicit compiled DOP853 against scipy's implicit methods.
 
 flexlib integrates every phase with an explicit method, so it evaluates no Jacobian.  This script
 measures what the implicit alternatives (scipy's Radau, BDF and LSODA with finite-difference

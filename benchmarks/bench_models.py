@@ -1,25 +1,30 @@
-"""Issue 6 (a), (b), (f): per-model cost on case 3.2.
+"""Per-model cost of a run of case 3.2 in a warm process.
 
-(a) 0..t_end (default 2 s): wall time, RHS evaluations, accepted steps, events, real-time factor
-    (simulated s per wall s), for the compiled path (``method="DOP853"``, the default, "after") and
-    the scipy path (``method="DOP853-scipy"``: scipy's solve_ivp with the same compiled kernel,
-    "before"), and where the compiled run's time goes (integrator / build_result / Python loop);
-(b) the first impact alone: 0 .. end of the first impact cluster (``r.impacts[0]['t_end']``);
-(f) widget-like re-simulation latency: one ``simulate`` call after a parameter change
-    (a new ``Case`` with mu_d nudged, so no cache can help), per model, at t_end 2 s and at the
-    widget default 0.75 s.
+(a) **Whole run**, t = 0..t_end (default 2 s), each of the four contact models: wall and CPU
+    time of one ``simulate`` call, RHS evaluations, accepted steps, events, velocity jumps and
+    the time reached.  The models are run round by round (frictionless, hybrid_coulomb,
+    hybrid_lugre, lugre, frictionless, ...) for --repeat rounds, so that a slow spell of a shared
+    machine hits every model alike; each row gives the median and the min..max, and "all four" is
+    the sum of one round.  Then, for each model, where the time goes (median of 3 instrumented
+    runs, ``_common.Sections``): compiled integrator, its Python wrapper, history building
+    (``build_result``), event actions (of which contact-mode selections) and the rest of the
+    event loop (phase restarts).
+(b) **First impact alone**: 0 .. the end of the first impact (``r.impacts[0]['t_end']``).
+(c) **Widget-like re-simulation**: one ``simulate`` call after a parameter change (a new ``Case``
+    with mu_d nudged, so no cache can help) at --latency-t-end (0.75 s, the widget's default).
+(d) with --scipy, also the whole run through scipy's ``solve_ivp`` (``method="DOP853-scipy"``)
+    with the same compiled kernel, for comparison (slow: about 5-20x the compiled path).
 
-hybrid_coulomb and hybrid_lugre stop with SimulationError (event cap of 10^4 events in one impact
-cluster, a documented finding) near t = 1.1-1.2 s: the row then reports the time reached, and the
-real-time factor is computed with it.
+A run that stops with ``SimulationError`` is reported with the time it reached (status
+"stopped"); with the default settings all four models reach t_end.
 
 Usage (from the repository root):
 
-    python3 benchmarks/bench_models.py [--t-end 2] [--repeat 5] [--scipy-repeat 3]
-                                       [--models frictionless,lugre] [--no-scipy] [--no-latency]
+    python3 benchmarks/bench_models.py [--t-end 2] [--repeat 7] [--models frictionless,lugre]
+                                       [--latency-t-end 0.75] [--no-latency] [--scipy]
 
-Prints tables and writes benchmarks/results/models.json.  Medians of --repeat runs in one warm
-process (numba functions loaded before timing; the warm-up time is reported apart).
+Prints tables and writes benchmarks/results/models.json.  The numba functions are loaded (or
+compiled, on the very first run after installing) before timing; that warm-up is reported apart.
 """
 from __future__ import annotations
 
@@ -27,14 +32,15 @@ import argparse
 import statistics
 import time
 
-from _common import (COMPILED, MODELS, SCIPY, Sections, fl, machine, machine_line, median_runs,
-                     run_model, warm_up, write_json)
+from _common import (COMPILED, MODELS, SCIPY, Sections, fl, interleaved, machine, machine_line,
+                     median_runs, run_model, warm_up, write_json)
 
 
 def timed_breakdown(model, t_end, method=COMPILED):
     """One run with the section timers; the run's dict plus the breakdown."""
     with Sections() as sec:
         r = run_model(model, t_end, method=method)
+    r.pop("result", None)
     r["sections"] = sec.report(r["cpu_s"])
     return r
 
@@ -45,119 +51,127 @@ def section_medians(model, t_end, repeat, method=COMPILED):
     return {k: statistics.median(r["sections"][k] for r in runs) for k in keys}
 
 
-def latency(model, t_end, repeat):
-    """simulate() after a slider move: each call gets a new Case (mu_d nudged by 1e-6 * k)."""
+def latency_once(model, t_end, k):
+    """simulate() after a slider move: a new Case (mu_d nudged by 1e-6 * k)."""
     base = fl.paper_case("3.2")
-    walls = []
+    case = base.with_(mu_d=base.coulomb.mu_d + 1e-6 * (k + 1))
+    t0 = time.perf_counter()
+    try:
+        fl.simulate(case, model, t_end)
+    except fl.SimulationError:
+        pass
+    return time.perf_counter() - t0
+
+
+def latency(models, t_end, repeat):
+    """Interleaved over the models; {model: median, min, max, all}."""
+    walls = {m: [] for m in models}
     for k in range(repeat):
-        case = base.with_(mu_d=base.coulomb.mu_d + 1e-6 * (k + 1))
-        t0 = time.perf_counter()
-        try:
-            fl.simulate(case, model, t_end)
-        except fl.SimulationError:
-            pass
-        walls.append(time.perf_counter() - t0)
-    return dict(median_s=statistics.median(walls), min_s=min(walls), max_s=max(walls), all_s=walls)
+        for m in models:
+            walls[m].append(latency_once(m, t_end, k))
+    return {m: dict(median_s=statistics.median(w), min_s=min(w), max_s=max(w), all_s=w)
+            for m, w in walls.items()}
+
+
+def spread(r):
+    return f"{r['wall_s']:.3f} [{r['wall_min_s']:.3f}..{r['wall_max_s']:.3f}]"
 
 
 def fmt_row(m, r):
-    return (f"{m:15} {r['wall_s']:9.3f} {r['cpu_s']:8.3f} {r['n_rhs']:10.0f} {r['n_steps']:7.0f} {r['n_events']:7.0f} "
-            f"{r['t_reached']:8.4f} {r['rtf']:8.3f}  {'stopped (event cap)' if r['stopped'] else 'ok'}")
+    status = "ok" if not r["stopped"] else r["status"][:40]
+    return (f"{m:15} {spread(r):>22} {r['cpu_s']:8.3f} {r['n_rhs']:10.0f} {r['n_steps']:7.0f} "
+            f"{r['n_events']:7.0f} {r['n_jumps']:6.0f} {r['n_samples']:8.0f} {r['t_reached']:8.4f}  {status}")
 
 
-HEAD = (f"{'model':15} {'wall [s]':>9} {'CPU [s]':>8} {'RHS evals':>10} {'steps':>7} {'events':>7} "
-        f"{'t [s]':>8} {'RTF':>8}  status")
+HEAD = (f"{'model':15} {'wall [s] median [min..max]':>22} {'CPU [s]':>8} {'RHS evals':>10} {'steps':>7} "
+        f"{'events':>7} {'jumps':>6} {'samples':>8} {'t [s]':>8}  status")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--t-end", type=float, default=2.0)
-    ap.add_argument("--repeat", type=int, default=5, help="runs per compiled measurement (median)")
-    ap.add_argument("--scipy-repeat", type=int, default=3, help="runs per scipy measurement (median)")
+    ap.add_argument("--repeat", type=int, default=7, help="interleaved rounds (median, min..max)")
     ap.add_argument("--models", default=",".join(MODELS))
-    ap.add_argument("--no-scipy", action="store_true", help="skip the scipy ('before') column")
-    ap.add_argument("--no-latency", action="store_true", help="skip (f)")
+    ap.add_argument("--latency-t-end", type=float, default=0.75)
+    ap.add_argument("--no-latency", action="store_true", help="skip (c)")
+    ap.add_argument("--scipy", action="store_true", help="also time scipy's solve_ivp path (slow)")
+    ap.add_argument("--scipy-repeat", type=int, default=3)
     ap.add_argument("--json", default="models", help="name of the JSON file in benchmarks/results/")
     a = ap.parse_args()
     models = [m.strip() for m in a.models.split(",") if m.strip()]
     mach = machine()
     print(machine_line(mach))
     warm = warm_up()
-    print(f"warm-up (numba cache load or compile + 3 short runs): {warm:.2f} s")
-    out = dict(machine=mach, t_end=a.t_end, repeat=a.repeat, scipy_repeat=a.scipy_repeat,
-               warmup_s=warm, models={})
+    print(f"warm-up (numba cache load or compile + 3 short runs): {warm:.2f} s", flush=True)
+    out = dict(machine=mach, t_end=a.t_end, repeat=a.repeat, warmup_s=warm, models={m: {} for m in models})
 
-    # ---- (a) whole run, compiled and scipy
+    # ---- (a) whole run, interleaved rounds
+    runs, rounds = interleaved({m: (lambda m=m: run_model(m, a.t_end)) for m in models}, a.repeat)
     for m in models:
-        row = out["models"].setdefault(m, {})
-        row["compiled"] = median_runs(lambda: run_model(m, a.t_end, method=COMPILED), a.repeat)
-        row["compiled"]["sections"] = section_medians(m, a.t_end, max(1, min(3, a.repeat)))
-        if not a.no_scipy:
+        out["models"][m]["compiled"] = runs[m]
+        out["models"][m]["compiled"]["sections"] = section_medians(m, a.t_end, 3)
+    out["all_models_round_s"] = dict(median_s=statistics.median(rounds), min_s=min(rounds),
+                                     max_s=max(rounds), all_s=rounds)
+    if a.scipy:
+        for m in models:
+            row = out["models"][m]
             row["scipy"] = median_runs(lambda: run_model(m, a.t_end, method=SCIPY), a.scipy_repeat)
             row["speedup"] = row["scipy"]["wall_s"] / row["compiled"]["wall_s"]
-        print(f"  {m}: compiled {row['compiled']['wall_s']:.3f} s"
-              + (f", scipy {row['scipy']['wall_s']:.3f} s" if "scipy" in row else ""), flush=True)
 
-    # ---- (b) first impact alone
-    for m in models:
-        row = out["models"][m]
-        t1 = row["compiled"]["first_impact_end"]
-        if t1 is None:
-            continue
-        row["first_impact_t_end"] = t1
-        row["first_impact_compiled"] = median_runs(lambda: run_model(m, t1, method=COMPILED), a.repeat)
-        if not a.no_scipy:
-            row["first_impact_scipy"] = median_runs(lambda: run_model(m, t1, method=SCIPY),
-                                                    a.scipy_repeat)
+    # ---- (b) first impact alone, interleaved
+    t1 = {m: out["models"][m]["compiled"]["first_impact_end"] for m in models}
+    fi, _ = interleaved({m: (lambda m=m: run_model(m, t1[m])) for m in models if t1[m] is not None},
+                        a.repeat)
+    for m, r in fi.items():
+        out["models"][m]["first_impact_t_end"] = t1[m]
+        out["models"][m]["first_impact_compiled"] = r
 
-    # ---- (f) widget-like latency
+    # ---- (c) widget-like latency
     if not a.no_latency:
+        lat = latency(models, a.latency_t_end, a.repeat)
         for m in models:
-            out["models"][m]["latency"] = {f"{te:g}": latency(m, te, a.repeat) for te in (a.t_end, 0.75)}
+            out["models"][m]["latency"] = {f"{a.latency_t_end:g}": lat[m]}
 
     # ---- tables
-    print(f"\n(a) case 3.2, t = 0..{a.t_end:g} s. Medians of {a.repeat} (compiled) / "
-          f"{a.scipy_repeat} (scipy) runs. RTF = simulated time / wall time.")
-    for key, title in (("scipy", "before: method='DOP853-scipy' (scipy solve_ivp + compiled kernel)"),
-                       ("compiled", "after: method='DOP853' (default, compiled integrator)")):
-        if key not in out["models"][models[0]]:
-            continue
-        print(f"\n{title}\n{HEAD}")
+    print(f"\n(a) case 3.2, t = 0..{a.t_end:g} s, compiled path (method='DOP853', the default). "
+          f"{a.repeat} interleaved rounds: median [min..max] wall time, median CPU time.")
+    print(HEAD)
+    for m in models:
+        print(fmt_row(m, out["models"][m]["compiled"]))
+    R = out["all_models_round_s"]
+    print(f"{'all ' + str(len(models)) + ' (a round)':15} {R['median_s']:.3f} [{R['min_s']:.3f}..{R['max_s']:.3f}]")
+    if a.scipy:
+        print(f"\n(d) the same through scipy's solve_ivp (method='DOP853-scipy'), median of {a.scipy_repeat}")
+        print(HEAD)
         for m in models:
-            print(fmt_row(m, out["models"][m][key]))
-        tot = sum(out["models"][m][key]["wall_s"] for m in models)
-        print(f"{'all four' if len(models) == 4 else 'sum':15} {tot:9.3f}")
-    if "scipy" in out["models"][models[0]]:
-        print("\nspeed-up scipy -> compiled: " + ", ".join(
+            print(fmt_row(m, out["models"][m]["scipy"]))
+        print("speed-up scipy -> compiled: " + ", ".join(
             f"{m} x{out['models'][m]['speedup']:.1f}" for m in models))
-    print(f"\nwhere the compiled run's time goes (median of {max(1, min(3, a.repeat))} instrumented runs)")
-    print(f"{'model':15} {'total [s]':>9} {'integrator':>10} {'wrapper':>8} {'build_result':>12} "
-          f"{'py loop':>8} {'phases':>7} {'loop/phase [us]':>15}")
+    print("\nwhere the time goes: CPU seconds, median of 3 instrumented runs "
+          "('actions' includes 'selections'; 'rest' = phase restarts and the rest of the event loop)")
+    print(f"{'model':15} {'total':>7} {'integrator':>10} {'wrapper':>8} {'build_result':>12} "
+          f"{'actions':>8} {'selections':>10} {'rest':>7} {'phases':>7} {'n select':>8}")
     for m in models:
         s = out["models"][m]["compiled"]["sections"]
-        print(f"{m:15} {s['total_s']:9.3f} {s['integrate_s']:10.3f} {s['solve_phase_wrapper_s']:8.3f} "
-              f"{s['build_result_s']:12.3f} {s['loop_rest_s']:8.3f} {s['n_phases']:7.0f} "
-              f"{s['rest_per_phase_us']:15.0f}")
-    print(f"\n(b) first impact alone: t = 0 .. end of the first impact cluster")
-    print(f"{'model':15} {'t_end [s]':>10} {'compiled [s]':>12} {'CPU [s]':>8} {'scipy [s]':>10} "
-          f"{'RHS (comp.)':>11} {'steps':>6} {'events':>6}")
+        print(f"{m:15} {s['total_s']:7.3f} {s['integrate_s']:10.3f} {s['solve_phase_wrapper_s']:8.3f} "
+              f"{s['build_result_s']:12.3f} {s['actions_s']:8.3f} {s['select_s']:10.3f} "
+              f"{s['loop_rest_s']:7.3f} {s['n_phases']:7.0f} {s['n_selections']:8.0f}")
+    print(f"\n(b) first impact alone: t = 0 .. end of the first impact, {a.repeat} interleaved rounds")
+    print(f"{'model':15} {'t_end [s]':>10} {'wall [s] median [min..max]':>26} {'CPU [s]':>8} "
+          f"{'RHS':>8} {'steps':>6} {'events':>6}")
     for m in models:
         row = out["models"][m]
         if "first_impact_compiled" not in row:
             continue
         c = row["first_impact_compiled"]
-        sc = row.get("first_impact_scipy", {}).get("wall_s", float("nan"))
-        print(f"{m:15} {row['first_impact_t_end']:10.6f} {c['wall_s']:12.3f} {c['cpu_s']:8.3f} {sc:10.3f} "
-              f"{c['n_rhs']:11.0f} {c['n_steps']:6.0f} {c['n_events']:6.0f}")
+        print(f"{m:15} {row['first_impact_t_end']:10.6f} {spread(c):>26} {c['cpu_s']:8.3f} "
+              f"{c['n_rhs']:8.0f} {c['n_steps']:6.0f} {c['n_events']:6.0f}")
     if not a.no_latency:
-        print(f"\n(f) widget-like re-simulation: simulate(new case, model, t_end), median [min..max] "
-              f"of {a.repeat}")
-        print(f"{'model':15} {'t_end ' + format(a.t_end, 'g') + ' s':>24} {'t_end 0.75 s':>24}")
+        print(f"\n(c) widget-like re-simulation: simulate(new case, model, {a.latency_t_end:g}), "
+              f"median [min..max] of {a.repeat} interleaved")
         for m in models:
-            L = out["models"][m]["latency"]
-            cells = [f"{L[k]['median_s']:.3f} [{L[k]['min_s']:.3f}..{L[k]['max_s']:.3f}]"
-                     for k in (f"{a.t_end:g}", "0.75")]
-            print(f"{m:15} {cells[0]:>24} {cells[1]:>24}")
+            L = out["models"][m]["latency"][f"{a.latency_t_end:g}"]
+            print(f"{m:15} {L['median_s']:.3f} [{L['min_s']:.3f}..{L['max_s']:.3f}]")
     path = write_json(a.json, out)
     print(f"\nwritten {path}")
 

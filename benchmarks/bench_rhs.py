@@ -1,4 +1,4 @@
-"""Issue 6 (c): the cost of one right-hand-side evaluation, in microseconds.
+"""The cost of one right-hand-side (RHS) evaluation, in microseconds.
 
 ``kernel.phase_eval_into`` (dy/dt and the phase outputs of one phase, into reused arrays: what
 the integrator calls on every stage), its allocating wrapper ``kernel.phase_eval`` and
@@ -6,7 +6,9 @@ the integrator calls on every stage), its allocating wrapper ``kernel.phase_eval
 
 * FREE flight (model frictionless, mode 0);
 * CONTACT, frictionless (1 x 1 multiplier solve);
-* STICK, hybrid_coulomb (2 x 2 coupled solve);
+* STICK, hybrid_coulomb (2 x 2 coupled solve; with the paper's beam no stick phase occurs, so the
+  stick equations are evaluated at a SLIP state, anchored where the tip is, as the mode
+  selection's STICK candidate does);
 * SLIP, hybrid_coulomb (Coulomb slip, 1 x 1 solve);
 * CONTACT, lugre (LuGre, z integrated).
 
@@ -15,8 +17,8 @@ Two ways:
 * ``numba`` : a small ``@njit`` loop calls ``phase_eval_into`` / ``phase_eval`` / ``mass_forces``
   --loops times (1e5 by default).  The ``phase_eval_into`` loop is compiled like the integrator's
   step (no reference counting, reused work arrays), so it is what a DOP853 stage costs; the JSON
-  key ``phase_eval_numba_us`` holds it (before issue 6's allocation-free kernel, the integrator
-  called ``phase_eval`` itself, which is the ``phase_eval_alloc_numba_us`` column now);
+  key ``phase_eval_numba_us`` holds it.  ``phase_eval_alloc_numba_us`` is the allocating
+  wrapper ``phase_eval`` (fresh output and work arrays on every call);
 * ``python``: a Python ``for`` loop calls the numba dispatcher (what scipy's solve_ivp pays per
   RHS, plus the closure ``Simulator.rhs_for``: ``python+closure``).
 
@@ -111,8 +113,8 @@ def record_states(n_modes=3, case="3.2"):
         t, y, par = seen[-1]
         found[label] = (sim, _Disc(mode, dir=float(par[19]), s_star=float(par[20])), t, y)
     if "STICK hybrid_coulomb" not in found and "SLIP hybrid_coulomb" in found:
-        # STICK is not reached on case 3.2 (every stick test fails): evaluate the stick
-        # equations at the SLIP state, anchored where the tip is, exactly as the stick test does
+        # no STICK phase on case 3.2 (the STICK candidate is never consistent): evaluate the
+        # stick equations at the SLIP state, anchored where the tip is, as the selection does
         sim, d, t, y = found["SLIP hybrid_coulomb"]
         s_here = float(sim.evaluate(t, y, d)[1][7])
         found["STICK hybrid_coulomb"] = (sim, _Disc(STICK, s_star=s_here), t, y)
@@ -156,7 +158,7 @@ def rhs_costs(n_modes=3, loops=100_000, repeat=7, python_loops=20_000, states=No
         nb_mf = _median_time(lambda: _loop_mass_forces(loops, q, qd, par, a11), repeat) / loops
         nb_quad = float("nan")
         if hasattr(kernel, "mass_forces_quad") and len(arrs) >= 20:
-            # the generic quadrature route (MODEL.md 4.3; used by flexlib only with axial modes):
+            # the generic quadrature route (used by flexlib only with axial modes):
             # O(K N^2) with K = max(40, 8 N) Gauss nodes, against O(N^4) for the tensor route
             qa = (q, qd, par, sim.beam.n, arrs[3], arrs[10], arrs[13], arrs[14], arrs[15], arrs[16],
                   arrs[17], arrs[18])
@@ -200,7 +202,7 @@ def main():
     mach = machine()
     print(machine_line(mach))
     res = rhs_costs(a.n_modes, a.loops, a.repeat, a.python_loops)
-    print(f"\n(c) cost of one evaluation, N = {a.n_modes} modes, microseconds (median of {a.repeat} "
+    print(f"\ncost of one evaluation, N = {a.n_modes} modes, microseconds (median of {a.repeat} "
           f"CPU-time measurements of {a.loops} calls in an @njit loop / {a.python_loops} calls from Python)")
     print("'stage' = phase_eval_into with reused work arrays, as the integrator calls it; "
           "'phase_eval' = the allocating wrapper")

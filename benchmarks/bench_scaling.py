@@ -1,4 +1,4 @@
-"""Issue 6 (d): scaling with the number of modes N = 1..8 (case 3.2, 0..t_end, compiled path).
+"""Scaling with the number of bending modes N = 1..8 (case 3.2, 0..t_end, compiled path).
 
 For each N and model: wall time, RHS evaluations, accepted steps, events (medians of --repeat
 runs), the compiled integrator's own time (``integrate_phase``, via ``_common.Sections``) per step,
@@ -6,8 +6,8 @@ the whole run's wall time per step, and the cost of one RHS evaluation inside nu
 (``kernel.phase_eval`` at a mid-contact and a free-flight state, as in bench_rhs.py).
 
 The growth exponent p of ``cost ~ N^p`` is fitted by least squares on log-log axes, over
-N = 1..8 and over N = 4..8 (where fixed per-step costs matter less).  The issue's target is
-per-step cost growing no faster than ~N^3.
+N = 1..8 and over N = 4..8 (where fixed per-step costs matter less).  The target is a per-step
+cost growing no faster than ~N^3.
 
 Usage: python3 benchmarks/bench_scaling.py [--models frictionless,lugre] [--n-max 8] [--repeat 3]
 Writes benchmarks/results/scaling.json and benchmarks/results/scaling.png.
@@ -147,7 +147,7 @@ def main():
     fits["mass_forces_quad_N4_8"] = fit_exponent(Ns[3:], out["mass_forces_quad_us"][3:])
     out["fits"] = fits
 
-    print(f"\n(d) scaling with N, case 3.2, t = 0..{a.t_end:g} s, medians of {a.repeat} runs")
+    print(f"\nscaling with N, case 3.2, t = 0..{a.t_end:g} s, medians of {a.repeat} runs")
     for m in models:
         print(f"\n{m}")
         print(f"{'N':>2} {'wall [s]':>9} {'CPU [s]':>8} {'RHS evals':>10} {'steps':>7} {'events':>7} {'RHS/step':>8} "

@@ -1,19 +1,21 @@
-"""Issue 6 (3): where the time of a run goes (compiled path, case 3.2, 0..2 s).
+"""Where the time of a run goes (compiled path, case 3.2, 0..t_end, default 2 s).
 
-For each model (default: hybrid_coulomb, frictionless and lugre):
+For each model (default: all four):
 
-1. **sections** (no profiler, median of --repeat runs; wrappers around module attributes, see
-   ``_common.Sections``): compiled integrator vs its Python wrapper vs ``build_result`` vs the
-   rest (the Python event loop: event actions, velocity jumps, tip_contact, logging), per phase;
-2. **build_result statements**: the top-level statements of ``flexlib.result.build_result`` (and of
+1. **sections** (no profiler, median of --repeat runs; wrappers around module and class
+   attributes, see ``_common.Sections``): compiled integrator, its Python wrapper, history
+   building (``build_result``), event actions (velocity jumps, onsets, separations, slip stops),
+   of which contact-mode selections (the hybrid models), and the rest of the event loop (setting
+   up and restarting each phase);
+2. **build_result statements**: the top-level statements of ``flexlib.history.build_result`` (and of
    its sampling loop) timed one by one, by running an instrumented copy made from its source with
-   ``ast`` (result.py itself is not changed);
-3. **steps and time per mode**: accepted steps, RHS evaluations and integrator time in FREE /
-   CONTACT / STICK / SLIP phases;
+   ``ast`` (history.py itself is not changed);
+3. **steps and time per mode**: phases, accepted steps, RHS evaluations and integrator time in
+   FREE / CONTACT / STICK / SLIP phases;
 4. **cProfile**: the top entries by own time and by cumulative time (profiler overhead inflates
    the Python-heavy parts; the numbers of 1 are the reference).
 
-Usage: python3 benchmarks/profile_runs.py [--models hybrid_coulomb,frictionless,lugre] [--repeat 3]
+Usage: python3 benchmarks/profile_runs.py [--models hybrid_coulomb,lugre] [--repeat 3] [--t-end 2]
 Writes benchmarks/results/profile.json and benchmarks/results/profile_<model>.txt (cProfile).
 """
 from __future__ import annotations
@@ -31,7 +33,7 @@ from collections import defaultdict
 
 from _common import (RESULTS, Sections, machine, machine_line, run_model, sim_module, warm_up,
                      write_json)
-from flexlib import integrator, result
+from flexlib import history, integrator
 from flexlib.simulate import MODE_NAMES
 
 simulate = sim_module()
@@ -100,7 +102,7 @@ def instrumented(func, ticks_name="_TICKS_"):
 
 
 def build_result_statements(model, t_end):
-    f, ticks = instrumented(result.build_result)
+    f, ticks = instrumented(history.build_result)
     orig = simulate.build_result
     simulate.build_result = f
     try:
@@ -162,7 +164,7 @@ def cprofile(model, t_end, top):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--models", default="hybrid_coulomb,frictionless,lugre")
+    ap.add_argument("--models", default="frictionless,hybrid_coulomb,hybrid_lugre,lugre")
     ap.add_argument("--t-end", type=float, default=2.0)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--top", type=int, default=25)
@@ -192,10 +194,13 @@ def main():
         print(f"sections (median of {a.repeat}, no profiler):  total {tot:.3f} s")
         for k, lab in (("integrate_s", "compiled integrator (integrate_phase)"),
                        ("solve_phase_wrapper_s", "solve_phase Python wrapper"),
-                       ("build_result_s", "build_result"),
-                       ("loop_rest_s", "Python event loop (run() minus the above)")):
+                       ("build_result_s", "history building (build_result)"),
+                       ("actions_s", "event actions (Simulator._apply)"),
+                       ("select_s", "  of which contact-mode selections"),
+                       ("loop_rest_s", "rest of the event loop (phase restarts)")):
             print(f"  {lab:44} {sec[k]:7.3f} s  {100 * sec[k] / tot:5.1f} %")
-        print(f"  phases {sec['n_phases']:.0f}; per phase: loop {sec['rest_per_phase_us']:.0f} us, "
+        print(f"  phases {sec['n_phases']:.0f}, event actions {sec['n_actions']:.0f}, selections "
+              f"{sec['n_selections']:.0f}; per phase: loop rest {sec['rest_per_phase_us']:.0f} us, "
               f"wrapper {sec['wrapper_per_phase_us']:.0f} us")
         print("steps and integrator time per mode:")
         for mode, e in pm.items():

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Issue 6: run every benchmark in sequence (never in parallel: 2 cores) and keep the printed
-# tables next to the JSON files in benchmarks/results/.  About 30-60 min on the 2-core machine.
-#   bash benchmarks/run_all.sh            # all
-#   bash benchmarks/run_all.sh models cli # a subset: rhs models scaling cli implicit profile experiments
+# Run every benchmark in sequence (never in parallel: timings need the cores to themselves) and
+# keep each script's printed tables next to its JSON file in benchmarks/results/.
+# About 10-15 min on a 2-core machine with numba's cache warm; the first run after installing
+# also compiles the kernel and the integrator (30-40 s, once).
+#   bash benchmarks/run_all.sh              # all
+#   bash benchmarks/run_all.sh models cli   # a subset of: rhs models scaling cli implicit profile sweep
+#   PYTHON=.venv/bin/python bash benchmarks/run_all.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PY="${PYTHON:-python3}"
 mkdir -p benchmarks/results
 steps=("$@")
-# experiments.py patches the pre-issue-6 code: run it only on request (see its docstring)
-[ ${#steps[@]} -eq 0 ] && steps=(rhs models scaling cli implicit profile)
+[ ${#steps[@]} -eq 0 ] && steps=(rhs models scaling cli implicit profile sweep)
 for s in "${steps[@]}"; do
     case "$s" in
         rhs)         cmd=(benchmarks/bench_rhs.py) ;;
@@ -18,8 +20,8 @@ for s in "${steps[@]}"; do
         cli)         cmd=(benchmarks/bench_cli.py) ;;
         implicit)    cmd=(benchmarks/bench_implicit.py) ;;
         profile)     cmd=(benchmarks/profile_runs.py) ;;
-        experiments) cmd=(benchmarks/experiments.py) ;;
-        *) echo "unknown step $s" >&2; exit 2 ;;
+        sweep)       cmd=(benchmarks/bench_sweep.py) ;;
+        *) echo "unknown step $s (one of: rhs models scaling cli implicit profile sweep)" >&2; exit 2 ;;
     esac
     echo "=== $s: $PY ${cmd[*]}"
     "$PY" "${cmd[@]}" 2>&1 | tee "benchmarks/results/$s.txt"
