@@ -557,10 +557,10 @@ class Simulator:
             log.event(t, "ONSET", FREE, f"micro-impact: slip N = {N:.4g} N <= 0 and the contact "
                       f"opens (a_n - a_n* = {free.test:.4g} m/s^2)")
             return _Disc(FREE)
-        raise _Stop(f"Painleve inconsistency at contact onset: sliding with |v_t| = {abs(k.v_t):.3g}"
+        raise _Stop(f"Painlevé inconsistency at contact onset: sliding with |v_t| = {abs(k.v_t):.3g}"
                     f" m/s gives N = {N:.4g} N <= 0, but the contact does not open "
                     f"(a_n - a_n* = {free.test:.4g} m/s^2)", t, SLIP,
-                    "Painleve inconsistency: no contact state is consistent (a tangential impact "
+                    "Painlevé inconsistency: no contact state is consistent (a tangential impact "
                     "would be needed)")
 
     def _select(self, t, y, log, why, k=None):
@@ -581,10 +581,10 @@ class Simulator:
         log.selection(sel, self.spec)
         c = sel.chosen
         if c is None:
-            raise _Stop(f"Painleve inconsistency at {why}: no consistent contact state at "
+            raise _Stop(f"Painlevé inconsistency at {why}: no consistent contact state at "
                         f"v_t = {k.v_t:.4g} m/s, v_n = {k.v_n:.4g} m/s, gap = {k.gap:.4g} m "
                         f"({sel.describe()})", t, SLIP,
-                        "Painleve inconsistency: no contact state is consistent (a tangential "
+                        "Painlevé inconsistency: no contact state is consistent (a tangential "
                         "impact would be needed)")
         many = f" ({sel.n_consistent} consistent: {', '.join(x.name for x in sel.consistent)})" \
             if sel.n_consistent > 1 else ""

@@ -204,7 +204,7 @@ def test_painleve_state_has_no_consistent_candidate(lugre_states):
     log = _RunLog(sim)
     with pytest.raises(_Stop) as err:
         sim._select(t, y, log, "SLIP-STOP")
-    assert "Painleve inconsistency" in err.value.cause
+    assert "Painlevé inconsistency" in err.value.cause
     assert "STICK inconsistent" in err.value.message and "SLIP inconsistent" in err.value.message
 
 
@@ -215,7 +215,7 @@ def test_large_friction_run_stops_cleanly_with_painleve_inconsistency():
     with pytest.raises(SimulationError) as err:
         fl.simulate("3.2", "hybrid_coulomb", 1.25, mu_d=5.0, mu_s=5.0)
     e = err.value
-    assert "Painleve inconsistency" in e.cause
+    assert "Painlevé inconsistency" in e.cause
     assert e.result is not None and e.result.t[-1] == pytest.approx(e.t)
     assert e.result.stats["selections"]["selections_none"] == 1
     assert e.result.audit_residual_max <= 1e-6 * e.result.E0
