@@ -83,31 +83,26 @@ def capture_selections(monkeypatch, model, t_end, **overrides):
     return seen
 
 
+def _states(model, t_end, **overrides):
+    """capture_selections with a monkeypatch of its own (module-scoped fixtures cannot use the
+    function-scoped one)."""
+    with pytest.MonkeyPatch.context() as mp:
+        return capture_selections(mp, model, t_end, **overrides)
+
+
 @pytest.fixture(scope="module")
 def coulomb_states():
-    mp = pytest.MonkeyPatch()
-    try:
-        return capture_selections(mp, "hybrid_coulomb", 1.2)
-    finally:
-        mp.undo()
+    return _states("hybrid_coulomb", 1.2)
 
 
 @pytest.fixture(scope="module")
 def lugre_states():
-    mp = pytest.MonkeyPatch()
-    try:
-        return capture_selections(mp, "hybrid_lugre", 1.2)
-    finally:
-        mp.undo()
+    return _states("hybrid_lugre", 1.2)
 
 
 @pytest.fixture(scope="module")
 def axial_states():
-    mp = pytest.MonkeyPatch()
-    try:
-        return capture_selections(mp, "hybrid_coulomb", 0.4, axial_modes=1)
-    finally:
-        mp.undo()
+    return _states("hybrid_coulomb", 0.4, axial_modes=1)
 
 
 def check_against_reference(sim, y, sel):
