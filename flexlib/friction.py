@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-__all__ = ["coulomb_force", "stribeck_level", "lugre_zdot", "lugre_coefficient",
+__all__ = ["modified_coulomb", "coulomb_force", "stribeck_level", "lugre_zdot", "lugre_coefficient",
            "lugre_steady_state", "lugre_force_form_rhs", "lugre_rates"]
 
 
@@ -27,6 +27,18 @@ def lugre_rates(v, z, mu_d, mu_s, sigma0, sigma1, sigma2, v_s):
     g = mu_d + (mu_s - mu_d) * math.exp(-(v / v_s) ** 2)
     zd = v - sigma0 * abs(v) * z / g
     return zd, sigma0 * z + sigma1 * zd + sigma2 * v
+
+
+def modified_coulomb(v, mu_d, v0, v1):
+    """The modified Coulomb law of the continuous contact model (Ambrosio 2002): mu with
+    F_t = -mu N, mu = c_d(|v|) mu_d sgn(v), c_d = 0 for |v| <= v0, (|v| - v0) / (v1 - v0) for
+    v0 < |v| < v1 and 1 above v1 [v, v0, v1 in m/s].  Below v0 there is no friction at all, so
+    the law cannot hold the tip still: it creeps where a stick/slip model sticks."""
+    a = abs(v)
+    if a <= v0:
+        return 0.0
+    c = 1.0 if a >= v1 else (a - v0) / (v1 - v0)
+    return c * mu_d if v > 0.0 else -c * mu_d
 
 
 def coulomb_force(direction: float, normal_force: float, mu_d: float) -> float:
@@ -78,3 +90,4 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # the same switch as flexlib.kernel
         # change here needs the kernel's cache cleared, see flexlib/kernel.py).
         _opts = dict(_nrt=False) if hasattr(_nbo.DefaultOptions, "_nrt") else {}
         lugre_rates = _nb.njit(cache=True, **_opts)(lugre_rates)
+        modified_coulomb = _nb.njit(cache=True, **_opts)(modified_coulomb)

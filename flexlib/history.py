@@ -23,9 +23,9 @@ import time
 
 import numpy as np
 
-from . import __version__, integrator, kernel
-from .layout import (FREE, NOUT, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_S, O_VN, O_VT, SLIP,
-                     STICK)
+from . import __version__, integrator, kernel, penalty
+from .layout import (FREE, NOUT, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_NRAW, O_S, O_VN, O_VT,
+                     SLIP, STICK)
 from .result import SELECTION_KEYS, SimulationResult, selection_counts
 
 _dense_point = integrator._dense_point      # scipy's DOP853 interpolant (compiled with numba)
@@ -59,6 +59,7 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
     h = _state_histories(sim, t, Y, np.array(seg_mode[seg], dtype=np.int8))
     c, s = _tip_and_energy_histories(sim, h, Y, Tk)
     _contact_histories(h, O)
+    _penetration_histories(sim, h)
     dEs = np.array([0.0] + [j["dE"] for j in log.jumps])
     h["jump_sum"] = np.cumsum(dEs)[np.array(seg_jumps[seg], dtype=int)]
     E0 = h["E"][0]
@@ -91,9 +92,9 @@ def _phase_outputs(sim, t, Y, segs, seg, seg_mode):
     """The kernel outputs ``O`` (m, NOUT) and the kinetic energy at every sample, each sample
     evaluated in the phase of its segment (the same compiled code the integrator ran)."""
     if sim.hub is None:
-        seg_dir = np.array([d.dir for (_s, d, _nj) in segs], dtype=float)
-        seg_sstar = np.array([d.s_star for (_s, d, _nj) in segs], dtype=float)
-        return sim._kern.phase_eval_samples(t, Y, seg_mode[seg], seg_dir[seg], seg_sstar[seg],
+        # the discrete state of each segment, in the slot order of layout.DISC_SLOTS
+        seg_disc = np.array([(d.dir, d.s_star, d.v_in) for (_s, d, _nj) in segs], dtype=float)
+        return sim._kern.phase_eval_samples(t, Y, seg_mode[seg], seg_disc[seg],
                                             sim._model_code, sim._mult_code, sim._par0,
                                             *sim._arrs)
     nd = sim.nd
@@ -169,6 +170,29 @@ def _contact_histories(h, O):
     h["s_all"], h["v_t_all"] = s_all, vt_all
     h["margin"] = np.array(O[:, O_MARGIN])
     h["cond_S"] = np.array(O[:, O_COND])
+    h["_N_raw"] = np.array(O[:, O_NRAW])
+
+
+def _penetration_histories(sim, h):
+    """Penetration, the energy stored in it and the normal force's dissipated work into ``h``.
+
+    ``penetration`` = max(0, -gap) in contact [m] (for the constraint method the Baumgarte
+    drift, ~0); ``E_pen`` = K delta^(n+1) / (n + 1) of a penalty contact (0 otherwise);
+    ``W_N_dissipated`` = -W_N - E_pen, the energy the normal force has taken out of the beam and
+    not stored (the damping of a penalty law; for the constraint method the Baumgarte work);
+    ``N_clipped`` = max(0, -N_raw), the pull a penalty law would exert and the clip removes."""
+    contact = h["mode"] > 0
+    h["penetration"] = np.where(contact, np.maximum(-h["gap"], 0.0), 0.0)
+    if sim.spec.is_penalty:
+        sp = sim.case.slope
+        h["E_pen"] = np.where(contact, penalty.stored_energy(h["gap"], sp.contact_stiffness,
+                                                             sp.contact_exponent), 0.0)
+        h["N_clipped"] = np.where(contact, np.maximum(-np.nan_to_num(h.pop("_N_raw")), 0.0), 0.0)
+    else:
+        h.pop("_N_raw")
+        h["E_pen"] = np.zeros(len(h["t"]))
+        h["N_clipped"] = np.zeros(len(h["t"]))
+    h["W_N_dissipated"] = -h["W_N"] - h["E_pen"]
 
 
 def _interior_check(sim, h, Y, c, s) -> list:
@@ -408,6 +432,10 @@ def _episodes(h, jumps, seg_info, log):
     i1 = np.searchsorted(starts, t_e, "right")
     has_ss = (n_ss[i1] - n_ss[i0]) > 0
     W_f, W_N, W_d, E = h["W_f"], h["W_N"], h["W_d"], h["E"]
+    # the clipped pull of a penalty law, integrated over time (trapezoidal rule on the samples)
+    clip = h["N_clipped"]
+    clip_cum = np.concatenate(([0.0], np.cumsum(0.5 * (clip[1:] + clip[:-1]) * np.diff(t))))
+    Wnd = h["W_N_dissipated"]
     cols = dict(
         t_start=t_s, t_end=t_e, duration=t_e - t_s,
         peak_normal_force=over(np.maximum, h["N"]),
@@ -415,7 +443,9 @@ def _episodes(h, jumps, seg_info, log):
         energy_before=E[k_before], energy_after=E[k_after],
         friction_work=W_f[k_after] - W_f[k_before], normal_work=W_N[k_after] - W_N[k_before],
         damping_work=W_d[k_after] - W_d[k_before], min_painleve_margin=min_margin,
-        max_cond_S=max_cond)
+        max_cond_S=max_cond, max_penetration=over(np.maximum, h["penetration"]),
+        clipped_impulse=clip_cum[k_after] - clip_cum[k_before],
+        normal_dissipation=Wnd[k_after] - Wnd[k_before])
     cols = {k: v.tolist() for k, v in cols.items()}
     eps = []
     for i, j in enumerate(jumps):
@@ -438,7 +468,9 @@ def _episodes(h, jumps, seg_info, log):
             peak_friction_force=cols["peak_friction_force"][i],
             energy_before=cols["energy_before"][i], energy_after=cols["energy_after"][i],
             friction_work=cols["friction_work"][i], normal_work=cols["normal_work"][i],
-            damping_work=cols["damping_work"][i],
+            damping_work=cols["damping_work"][i], max_penetration=cols["max_penetration"][i],
+            clipped_impulse=cols["clipped_impulse"][i],
+            normal_dissipation=cols["normal_dissipation"][i],
             stick_intervals=[(iv["t0"], iv["t1"]) for iv in ints if iv["kind"] == "stick"],
             slip_intervals=[(iv["t0"], iv["t1"], iv["dir"]) for iv in ints if iv["kind"] == "slip"],
             n_stick_tests=len(tests), n_stick_drift=int(n_drift[i]),
@@ -471,6 +503,9 @@ def _clusters(episodes, t_cluster):
             jump_loss=sum(e["jump_loss"] for e in g),
             friction_work=sum(e["friction_work"] for e in g),
             normal_work=sum(e["normal_work"] for e in g),
+            normal_dissipation=sum(e["normal_dissipation"] for e in g),
+            max_penetration=max(e["max_penetration"] for e in g),
+            clipped_impulse=sum(e["clipped_impulse"] for e in g),
             stick_intervals=[iv for e in g for iv in e["stick_intervals"]],
             slip_intervals=[iv for e in g for iv in e["slip_intervals"]],
             n_stick_tests=sum(e["n_stick_tests"] for e in g),

@@ -343,7 +343,7 @@ def _active_events(g, g_new, active, direction, hit):
     """solve_ivp's find_active_events: ``hit[i]`` = event i changed sign between the step's
     ends (g -> g_new) in its direction; returns whether any did."""
     any_hit = False
-    for i in range(7):
+    for i in range(_NEV):
         up = g[i] <= 0.0 and g_new[i] >= 0.0
         down = g[i] >= 0.0 and g_new[i] <= 0.0
         hit[i] = active[i] and ((up and direction[i] > 0.0) or (down and direction[i] < 0.0)
@@ -378,9 +378,9 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     """Integrate dy/dt = phase_eval(t, y, mode, model, mult, par, *arrs)[0] from t0 to t_end.
 
     ``arrs`` is the tuple of the 20 kernel arrays (``Simulator._arrs``); ``atol`` an array (ny,);
-    ``first_step <= 0`` selects the initial step like scipy; ``active`` (bool, 7) and
-    ``direction`` (float, 7) choose the terminal events among ``kernel.EVENT_NAMES``; ``epar``
-    is the event parameter vector of :func:`flexlib.kernel.event_values` and ``eoff`` (7)
+    ``first_step <= 0`` selects the initial step like scipy; ``active`` (bool, NEV) and
+    ``direction`` (float, NEV) choose the terminal events among ``kernel.EVENT_NAMES``; ``epar``
+    is the event parameter vector of :func:`flexlib.kernel.event_values` and ``eoff`` (NEV)
     offsets subtracted from its values (event i watches ``event_values(out, epar)[i] =
     eoff[i]``, e.g. CONTACT-ON at gap = floor < 0); ``max_steps`` bounds
     the accepted steps; ``dense=True`` computes scipy's 7th-order interpolant on every step
@@ -403,12 +403,12 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     Fs = np.empty((cap, 7, ny))
     K = np.empty((16, ny))
     yq = np.empty(ny)
-    hit = np.zeros(7, dtype=np.bool_)
-    roots = np.empty(7)
-    G = np.zeros((16, 7))       # event values at the stage states of the current step
-    xb = np.empty(7)            # right end of each event's bracket (t_new, or an interior point)
+    hit = np.zeros(_NEV, dtype=np.bool_)
+    roots = np.empty(_NEV)
+    G = np.zeros((16, _NEV))       # event values at the stage states of the current step
+    xb = np.empty(_NEV)            # right end of each event's bracket (t_new, or an interior point)
     watch = False
-    for i in range(7):
+    for i in range(_NEV):
         watch = watch or active[i]
     # every buffer of the step loop is allocated here, once per phase: the state and its
     # derivative at the step start and end (swapped after each accepted step), the outputs of
@@ -418,10 +418,10 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     f = np.empty(ny)
     f_new = np.empty(ny)
     out = np.empty(_NOUT)
-    g = np.empty(7)
-    g_new = np.empty(7)
+    g = np.empty(_NEV)
+    g_new = np.empty(_NEV)
     ws = _work_arrays(y0, arrs[19])
-    scr = (np.empty(ny), np.empty(_NOUT), np.empty(7))     # scratch of _event_at
+    scr = (np.empty(ny), np.empty(_NOUT), np.empty(_NEV))     # scratch of _event_at
     y_event = np.empty(ny)
     for k in range(ny):
         y_event[k] = np.nan
@@ -516,7 +516,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         # ---- events (solve_ivp find_active_events): which active events changed sign
         _event_values_into(out, epar, eoff, g_new)
         any_hit = _active_events(g, g_new, active, direction, hit)
-        for i in range(7):
+        for i in range(_NEV):
             xb[i] = t_new
         # ---- interior sign changes: an event function that leaves its sign and comes back
         # within one step (e.g. N dipping below 0 for less than a step) shows no change between
@@ -524,7 +524,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         # such a change; a candidate is confirmed on the 7th-order interpolant below.
         interior = False
         if watch and not any_hit:
-            for i in range(7):
+            for i in range(_NEV):
                 if active[i] and _stage_flip(G, 1, 11, i, g[i], direction[i]) < 1.0:
                     interior = True
         # ---- dense output (scipy DOP853._dense_output_impl); without ``dense`` only for
@@ -547,7 +547,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         # ---- confirm interior candidates on the interpolant: the earliest stage time c at
         # which event i has left the sign it had at t, checked in the direction of the event
         if watch and not any_hit and full:
-            for i in range(7):
+            for i in range(_NEV):
                 if not active[i]:
                     continue
                 lo = 0.0
@@ -565,7 +565,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
                     lo = c
         # ---- event location (solve_ivp handle_events; all events are terminal)
         t_hit = np.inf
-        for i in range(7):
+        for i in range(_NEV):
             roots[i] = np.inf
             if hit[i]:
                 r, ne = _brentq(i, t, xb[i], t, h, Fn, y, yq, mode, model, mult, par, arrs, epar,
@@ -574,7 +574,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
                 roots[i] = r
                 t_hit = min(t_hit, r)
         if t_hit < np.inf:
-            for i in range(7):
+            for i in range(_NEV):
                 if roots[i] <= t_hit + EVENT_TIE:
                     ev_mask |= 1 << i
             t_event = t_hit
@@ -622,6 +622,7 @@ _phase_eval_into = kernel.phase_eval_into
 _event_values_into = kernel.event_values_into
 _work_arrays = kernel.work_arrays
 _NOUT = kernel.NOUT
+_NEV = kernel.NEV
 COMPILED = bool(kernel.COMPILED)
 _INLINED = ("_rhs", "_event_at", "_brentq")
 # allocation-free, so compiled without reference counting (see kernel.NO_REFCOUNT)
@@ -652,7 +653,7 @@ class PhaseSolution:
     scalar and (ny, m) for an array, like scipy's ``OdeSolution``), ``status`` (0 t_end,
     1 event, -1 failure), ``message``, ``success``; event data in kernel numbering
     (:data:`flexlib.kernel.EVENT_NAMES`): ``event_mask`` (bits), ``events`` (indices, ascending),
-    ``t_event``, ``y_event``, and ``t_events``/``y_events`` (7 lists, like scipy's); counters
+    ``t_event``, ``y_event``, and ``t_events``/``y_events`` (one list per event, like scipy's); counters
     ``nfev`` (= ``n_rhs``: RHS evaluations of the steps), ``n_event_evals``, ``n_rejected``.
     """
 
@@ -741,9 +742,9 @@ def solve_phase(t0, y0, t_end, mode, model, mult, par, arrs, *, rtol, atol, max_
     """Integrate one phase with :func:`integrate_phase`; returns a :class:`PhaseSolution`.
 
     ``events``: indices into (or names of) :data:`flexlib.kernel.EVENT_NAMES`, the terminal
-    events to watch; ``directions``: 7 directions (default ``kernel.EVENT_DIRECTIONS``); ``epar``:
+    events to watch; ``directions``: one direction per event (default ``kernel.EVENT_DIRECTIONS``); ``epar``:
     ``[mu_lim, Dv, painleve_min, slip_dir]`` of :func:`flexlib.kernel.event_values`;
-    ``offsets``: 7 values subtracted from the event functions (default 0; e.g.
+    ``offsets``: one value per event, subtracted from the event functions (default 0; e.g.
     ``offsets[0] = floor`` watches gap = floor, like ``Simulator.events_for(..., floor)``).
     ``atol`` may be a scalar or an array (ny,); ``rtol`` below 100 eps is raised like scipy's.
     ``dense=False`` skips the 3 extra stages of the 7th-order interpolant except on event steps.

@@ -45,12 +45,15 @@ import types
 
 import numpy as np
 
-from .friction import lugre_rates
-from .layout import (NOUT, NPAR, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_S, O_VN, O_VT,
-                     O_ZDOT, P_BETA, P_CHI, P_DIR, P_G0, P_J_OB, P_L, P_MU_D, P_MU_S, P_NX, P_NY,
-                     P_RX0, P_S_STAR, P_SIGMA0, P_SIGMA1, P_SIGMA2, P_TAU, P_TX, P_TY, P_V_S, P_X1,
-                     P_Y1, Y_WD, Y_WF, Y_WN, Y_WTAU, Y_Z)
-from .models import LAW_COULOMB, LAW_CUSTOM, LAW_FRICTIONLESS, LAW_LUGRE, LAW_NO_CONTACT
+from .friction import lugre_rates, modified_coulomb
+from .layout import (DISC_SLOTS, NOUT, NPAR, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_NRAW, O_S,
+                     O_VN, O_VT, O_ZDOT, P_BETA, P_C_C, P_CHI, P_D_C, P_DIR, P_G0, P_J_OB, P_K_C,
+                     P_L, P_MU_D, P_MU_S, P_N_C, P_NX, P_NY, P_RX0, P_S_STAR, P_SIGMA0, P_SIGMA1,
+                     P_SIGMA2, P_TAU, P_TX, P_TY, P_V0, P_V1, P_V_IN, P_V_S, P_X1, P_Y1, Y_WD, Y_WF,
+                     Y_WN, Y_WTAU, Y_Z)
+from .models import (LAW_COULOMB, LAW_CUSTOM, LAW_FRICTIONLESS, LAW_LUGRE, LAW_NO_CONTACT,
+                     LAW_PENALTY, LAW_PENALTY_LUGRE, LAW_PENALTY_MOD_COULOMB)
+from .penalty import normal_force
 
 
 def mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
@@ -444,7 +447,7 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
     Pq = W[8, :nd]
     Gq = W[9, :nd]
     gap, sc, v_n, v_t, gam_n, gam_t = _tip_into(y[:nd], y[nd:2 * nd], par, Phi_L, H_L, Psi_L,
-                                                W[7], Pq, Gq, mode != 0)
+                                                W[7], Pq, Gq, mode != 0 and model < LAW_PENALTY)
     for i in range(nd):
         Xw[i, 1] = Pq[i]
         Xw[i, 2] = Gq[i]
@@ -458,6 +461,9 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
             dy[nd + i] = Xw[i, 0]
         out[O_N] = 0.0
         out[O_F] = 0.0
+        return T
+    if model >= LAW_PENALTY:
+        _penalty_contact(y, mode, model, par, gap, v_n, v_t, Pq, Gq, Xw, Mw, nd, iz, dy, out)
         return T
     chi, beta = par[P_CHI], par[P_BETA]
     gn = gam_n - 2.0 * chi * v_n - beta * beta * gap
@@ -519,6 +525,38 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
     return T
 
 
+def _penalty_contact(y, mode, model, par, gap, v_n, v_t, Pq, Gq, Xw, Mw, nd, iz, dy, out):
+    """The contact phase of the continuous contact force method: the penalty normal force of
+    :func:`flexlib.penalty.normal_force` and the friction law with that N enter as the
+    generalised force Psi_q N + Gamma_q F_t; no constraint, no multiplier.  ``Xw[:, 0]`` holds
+    Q on entry; writes dy (q'', z', the work rates) and ``out``."""
+    if mode != 1 or model > LAW_PENALTY_LUGRE:
+        for i in range(y.shape[0]):      # a phase this law does not define: flag, never guess
+            dy[i] = np.nan
+        return
+    N, raw = normal_force(gap, v_n, par[P_K_C], par[P_N_C], par[P_D_C], par[P_C_C], par[P_V_IN])
+    mu = 0.0
+    if model == LAW_PENALTY_MOD_COULOMB:
+        mu = modified_coulomb(v_t, par[P_MU_D], par[P_V0], par[P_V1])
+    elif model == LAW_PENALTY_LUGRE:
+        zd, mu = lugre_rates(v_t, y[iz + Y_Z], par[P_MU_D], par[P_MU_S], par[P_SIGMA0],
+                             par[P_SIGMA1], par[P_SIGMA2], par[P_V_S])
+        out[O_ZDOT] = zd
+        dy[iz + Y_Z] = zd
+    F = -mu * N
+    for i in range(nd):
+        Xw[i, 0] += Pq[i] * N + Gq[i] * F
+    _solve_into(Mw, Xw, 1)
+    for i in range(nd):
+        dy[nd + i] = Xw[i, 0]
+    dy[iz + Y_WN] = N * v_n
+    dy[iz + Y_WF] = F * v_t
+    out[O_N] = N
+    out[O_F] = F
+    out[O_MU] = mu
+    out[O_NRAW] = raw
+
+
 def custom_friction(v, z, par):
     """The friction law of a registered model whose :class:`~flexlib.models.FrictionLaw` brings
     its own compiled function: (z', mu) at tangential velocity v [m/s], internal state z and
@@ -573,13 +611,13 @@ def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, 
     return dy, out
 
 
-def _samples_into(ts, Y, modes, dirs, s_stars, model, mult, p, M2, M2mD, S_y, K2, T3r, T3tr,
+def _samples_into(ts, Y, modes, discs, model, mult, p, M2, M2mD, S_y, K2, T3r, T3tr,
                   T4r, T4pr, Hbar, Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L, y, dy,
                   W, Mw, Xw, outs, T):
     """The loop of :func:`phase_eval_samples` (allocation-free; ``p`` is a copy of par)."""
     for k in range(ts.shape[0]):
-        p[P_DIR] = dirs[k]
-        p[P_S_STAR] = s_stars[k]
+        for j in range(discs.shape[1]):
+            p[DISC_SLOTS[j]] = discs[k, j]
         for j in range(y.shape[0]):
             y[j] = Y[k, j]
         T[k] = phase_eval_into(ts[k], y, modes[k], model, mult, p, M2, M2mD, S_y, K2, T3r, T3tr,
@@ -587,13 +625,13 @@ def _samples_into(ts, Y, modes, dirs, s_stars, model, mult, p, M2, M2mD, S_y, K2
                                Psi_L, W, Mw, Xw, dy, outs[k], True)
 
 
-def phase_eval_samples(ts, Y, modes, dirs, s_stars, model, mult, par, M2, M2mD, S_y, K2, T3r,
+def phase_eval_samples(ts, Y, modes, discs, model, mult, par, M2, M2mD, S_y, K2, T3r,
                        T3tr, T4r, T4pr, Hbar, Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA,
                        Psi_L):
     """``out`` and the kinetic energy at every row of ``Y``, the samples of a whole run.
 
-    Each sample k carries its own phase: mode ``modes[k]``, slip direction ``dirs[k]`` and
-    stick anchor ``s_stars[k]`` (the slots P_DIR, P_S_STAR).  One call for the whole history instead of
+    Each sample k carries its own phase: mode ``modes[k]`` and the discrete state ``discs[k]``
+    (slip direction, stick anchor, approach speed: the slots :data:`flexlib.layout.DISC_SLOTS`).  One call for the whole history instead of
     one per phase: the hybrid models have ~2.4e4 phases, and a call from Python costs ~10 us
     before it does any work."""
     m = ts.shape[0]
@@ -601,25 +639,28 @@ def phase_eval_samples(ts, Y, modes, dirs, s_stars, model, mult, par, M2, M2mD, 
     T = np.empty(m)
     y = np.empty(Y.shape[1])
     W, Mw, Xw = work_arrays(y, Psi_L)
-    _samples_into(ts, Y, modes, dirs, s_stars, model, mult, par.copy(), M2, M2mD, S_y, K2, T3r,
+    _samples_into(ts, Y, modes, discs, model, mult, par.copy(), M2, M2mD, S_y, K2, T3r,
                   T3tr, T4r, T4pr, Hbar, Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L,
                   y, np.empty(Y.shape[1]), W, Mw, Xw, outs, T)
     return outs, T
 
 
 # Event functions of the state machine.  Index, name, direction of the zero crossing that counts.
-EVENT_NAMES = ("CONTACT-ON", "SEPARATE", "STICK->SLIP", "STICK-DRIFT", "PAINLEVE", "SLIP-STOP", "ARM")
-EVENT_DIRECTIONS = (-1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 1.0)   # SLIP-STOP: see event_directions
-NEV = 7
+# GAP-OPEN ends a penalty contact (the gap opens, Psi = 0 increasing); SEPARATE a constraint one.
+EVENT_NAMES = ("CONTACT-ON", "SEPARATE", "STICK->SLIP", "STICK-DRIFT", "PAINLEVE", "SLIP-STOP", "ARM",
+               "GAP-OPEN")
+EVENT_DIRECTIONS = (-1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 1.0, -1.0)   # SLIP-STOP: see event_directions
+NEV = 8
 
 
 def event_values_into(out, epar, eoff, ev):
-    """Values of the 7 event functions from the phase outputs ``out``, minus the offsets
+    """Values of the 8 event functions from the phase outputs ``out``, minus the offsets
     ``eoff``, written into ``ev``.
 
     ``epar`` = [mu_lim, Dv, painleve_min, slip_dir]: CONTACT-ON = gap; SEPARATE = N;
     STICK->SLIP = mu_lim N - |F_t|; STICK-DRIFT = Dv - |v_t|; PAINLEVE = margin - painleve_min;
-    SLIP-STOP = slip_dir * v_t (slip_dir = 1 for LuGre, dir for Coulomb); ARM = |v_t| - Dv."""
+    SLIP-STOP = slip_dir * v_t (slip_dir = 1 for LuGre, dir for Coulomb); ARM = |v_t| - Dv;
+    GAP-OPEN = -gap."""
     ev[0] = out[O_GAP] - eoff[0]
     ev[1] = out[O_N] - eoff[1]
     ev[2] = (epar[0] * out[O_N] - abs(out[O_F])) - eoff[2]
@@ -627,10 +668,11 @@ def event_values_into(out, epar, eoff, ev):
     ev[4] = (out[O_MARGIN] - epar[2]) - eoff[4]
     ev[5] = epar[3] * out[O_VT] - eoff[5]
     ev[6] = (abs(out[O_VT]) - epar[1]) - eoff[6]
+    ev[7] = -out[O_GAP] - eoff[7]
 
 
 def event_values(out, epar):
-    """Values of the 7 event functions from the phase outputs ``out`` (see
+    """Values of the 8 event functions from the phase outputs ``out`` (see
     :func:`event_values_into`)."""
     ev = np.empty(NEV)
     event_values_into(out, epar, np.zeros(NEV), ev)
@@ -685,7 +727,7 @@ def _source_stamp() -> str:
     are frozen into numba's cached machine code)."""
     h = hashlib.sha256()
     here = os.path.dirname(os.path.abspath(__file__))
-    for name in ("kernel.py", "friction.py", "layout.py", "models.py"):
+    for name in ("kernel.py", "friction.py", "layout.py", "models.py", "penalty.py"):
         try:
             with open(os.path.join(here, name), "rb") as fh:
                 h.update(fh.read())
@@ -734,7 +776,7 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
         NO_REFCOUNT = dict(_nrt=False) if hasattr(_nbo.DefaultOptions, "_nrt") else {}
         for _name in ("_dot_at", "_mv_at", "_quad_at", "_solve_into", "_tip_rows_into",
                       "_slope_in_beam_frame", "mass_forces_into", "mass_forces_quad_into",
-                      "phase_eval_into", "_stick_solve", "custom_friction", "event_values_into", "_samples_into", "_tip_into"):
+                      "phase_eval_into", "_stick_solve", "_penalty_contact", "custom_friction", "event_values_into", "_samples_into", "_tip_into"):
             globals()[_name] = _nb.njit(cache=True, **NO_REFCOUNT)(globals()[_name])
         for _name in ("_solve", "work_arrays", "mass_forces",
                       "mass_forces_quad", "mass_forces_any", "phase_eval", "event_values",

@@ -29,14 +29,16 @@ MODE_NAMES = {FREE: "FREE", CONTACT: "CONTACT", STICK: "STICK", SLIP: "SLIP"}
 @dataclass
 class DiscreteState:
     """Discrete state of the hybrid automaton: the contact mode, the Coulomb slip direction, the
-    stick anchor s* [m] and whether SLIP-STOP is armed (|v_t| exceeded Dv in this slip phase)."""
+    stick anchor s* [m], whether SLIP-STOP is armed (|v_t| exceeded Dv in this slip phase) and,
+    for a penalty contact, the approach speed v_in [m/s] of its damping term."""
     mode: int = FREE
     dir: float = 0.0
     s_star: float = 0.0
     armed: bool = True
+    v_in: float = 0.0
 
     def copy(self):
-        return DiscreteState(self.mode, self.dir, self.s_star, self.armed)
+        return DiscreteState(self.mode, self.dir, self.s_star, self.armed, self.v_in)
 
 # ---------------------------------------------------------------- parameter vector ``par``
 PAR_NAMES = ("J_ob", "Rx0", "g0", "tau_d", "L",            # body: kg m^2, kg m, m/s^2, N m, m
@@ -44,9 +46,13 @@ PAR_NAMES = ("J_ob", "Rx0", "g0", "tau_d", "L",            # body: kg m^2, kg m,
              "chi", "beta",                                # Baumgarte: 1/s, 1/s
              "mu_d", "mu_s", "sigma0", "sigma1", "sigma2", "v_s",   # friction
              "dir", "s_star",                              # discrete state: slip direction, stick anchor [m]
-             "spare")
+             "spare",
+             "K_c", "n_c", "D_c", "C_c",                   # penalty contact: N/m^n, -, -, N s/m
+             "v_in",                                       # discrete state: approach speed [m/s]
+             "v0", "v1")                                   # modified Coulomb ramp [m/s]
 (P_J_OB, P_RX0, P_G0, P_TAU, P_L, P_NX, P_NY, P_TX, P_TY, P_X1, P_Y1, P_CHI, P_BETA, P_MU_D,
- P_MU_S, P_SIGMA0, P_SIGMA1, P_SIGMA2, P_V_S, P_DIR, P_S_STAR, P_SPARE) = range(len(PAR_NAMES))
+ P_MU_S, P_SIGMA0, P_SIGMA1, P_SIGMA2, P_V_S, P_DIR, P_S_STAR, P_SPARE, P_K_C, P_N_C, P_D_C, P_C_C,
+ P_V_IN, P_V0, P_V1) = range(len(PAR_NAMES))
 NPAR = len(PAR_NAMES)
 PAR_INDEX = {name: i for i, name in enumerate(PAR_NAMES)}
 
@@ -61,17 +67,25 @@ def pack_params(**values) -> np.ndarray:
     return par
 
 
-def with_discrete(par0: np.ndarray, direction: float, s_star: float) -> np.ndarray:
-    """A copy of ``par0`` with the discrete-state slots (slip direction, stick anchor) set."""
+# The slots of the discrete state in ``par``, in the column order of the per-sample discrete
+# state array of :func:`flexlib.kernel.phase_eval_samples`.
+DISC_SLOTS = (P_DIR, P_S_STAR, P_V_IN)
+
+
+def with_discrete(par0: np.ndarray, direction: float, s_star: float, v_in: float = 0.0) -> np.ndarray:
+    """A copy of ``par0`` with the discrete-state slots (slip direction, stick anchor, approach
+    speed) set."""
     par = par0.copy()
     par[P_DIR] = direction
     par[P_S_STAR] = s_star
+    par[P_V_IN] = v_in
     return par
 
 
 # ---------------------------------------------------------------- kernel outputs ``out``
-OUT_NAMES = ("N", "F_t", "zdot", "mu", "margin", "cond_S", "gap", "s", "v_n", "v_t")
-O_N, O_F, O_ZDOT, O_MU, O_MARGIN, O_COND, O_GAP, O_S, O_VN, O_VT = range(len(OUT_NAMES))
+# N_raw: a penalty law's force before the clip at 0 (NaN for the constraint method)
+OUT_NAMES = ("N", "F_t", "zdot", "mu", "margin", "cond_S", "gap", "s", "v_n", "v_t", "N_raw")
+O_N, O_F, O_ZDOT, O_MU, O_MARGIN, O_COND, O_GAP, O_S, O_VN, O_VT, O_NRAW = range(len(OUT_NAMES))
 NOUT = len(OUT_NAMES)
 
 # ---------------------------------------------------------------- state vector ``y``

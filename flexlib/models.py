@@ -1,7 +1,8 @@
 """The models as data: one registry from model id to its contact law, friction law and look.
 
-A model is a :class:`ModelSpec`: a contact law (none, or the beam tip on a rigid slope), a
-friction law (:class:`FrictionLaw`: none, Coulomb, LuGre) and whether the model switches
+A model is a :class:`ModelSpec`: a contact law (none; the beam tip on a rigid slope as a
+constraint; or as a continuous penalty force), a friction law (:class:`FrictionLaw`: none,
+Coulomb, LuGre, modified Coulomb) and whether the model switches
 between stick and slip (the paper's hybrid models) or keeps one law throughout the contact
 (unified LuGre).  The simulator asks the spec, never the model's name, what to do; the compiled
 right-hand side dispatches on the spec's :attr:`ModelSpec.kernel_code`, and a code it does not
@@ -19,19 +20,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["ContactLaw", "FrictionLaw", "ModelSpec", "REGISTRY", "MODELS", "CONTACT_MODELS",
-           "FRICTION_MODELS", "get", "canonical_model", "register",
-           "NO_CONTACT", "TIP_ON_SLOPE", "NO_FRICTION", "COULOMB", "LUGRE",
-           "LAW_NO_CONTACT", "LAW_FRICTIONLESS", "LAW_COULOMB", "LAW_LUGRE", "LAW_CUSTOM"]
+           "FRICTION_MODELS", "CONSTRAINT_MODELS", "CONTINUOUS_MODELS", "get", "canonical_model",
+           "register", "NO_CONTACT", "TIP_ON_SLOPE", "PENALTY", "NO_FRICTION", "COULOMB", "LUGRE",
+           "MODIFIED_COULOMB", "LAW_NO_CONTACT", "LAW_FRICTIONLESS", "LAW_COULOMB", "LAW_LUGRE",
+           "LAW_CUSTOM", "LAW_PENALTY", "LAW_PENALTY_MOD_COULOMB", "LAW_PENALTY_LUGRE"]
 
 
 @dataclass(frozen=True)
 class ContactLaw:
     """How the body meets the obstacle.  ``code`` 0: no obstacle (free flight); 1: the beam tip
     against a rigid slope with a velocity jump at impact and a Baumgarte-stabilised normal
-    constraint (docs/model.md sections 7-8)."""
+    constraint (docs/model.md sections 7-8); 2: the beam tip against the slope with a continuous
+    penalty force and no jump (:mod:`flexlib.penalty`).  ``constraint``: the normal direction is
+    a constraint (jump, multiplier, Baumgarte), so a contact phase needs no penetration."""
     name: str
     code: int
     description: str
+    constraint: bool = True
 
 
 @dataclass(frozen=True)
@@ -86,21 +91,24 @@ class ModelSpec:
         return self.friction.code != NO_FRICTION.code
 
     @property
+    def is_penalty(self) -> bool:
+        """The continuous contact force method (no jump, no constraint)."""
+        return self.has_contact and not self.contact.constraint
+
+    @property
     def kernel_code(self) -> int:
-        """The code of :func:`flexlib.kernel.phase_eval_into`'s ``model`` argument:
-        :data:`LAW_NO_CONTACT`, or 1 + the friction code (:data:`LAW_FRICTIONLESS`,
-        :data:`LAW_COULOMB`, :data:`LAW_LUGRE`)."""
-        if not self.has_contact:
-            return LAW_NO_CONTACT
+        """The code of :func:`flexlib.kernel.phase_eval_into`'s ``model`` argument for this
+        (contact law, friction law) pair (:data:`KERNEL_LAWS`), or -1 if the kernel does not
+        implement the pair."""
         if self.friction.kernel_function is not None:
-            return LAW_CUSTOM
-        return 1 + self.friction.code
+            return LAW_CUSTOM if self.contact is TIP_ON_SLOPE else -1
+        return KERNEL_LAWS.get((self.contact.name, self.friction.name), -1)
 
     @property
     def watches_painleve(self) -> bool:
-        """A CONTACT phase of this model solves with friction (unified law): its Painleve margin
-        is watched like a slip phase's."""
-        return self.has_friction and not self.can_stick
+        """A CONTACT phase of this model solves the constraint with friction (unified law): its
+        Painleve margin is watched like a slip phase's.  A penalty contact has no such solve."""
+        return self.has_friction and not self.can_stick and self.contact.constraint
 
     def style(self) -> dict:
         """Matplotlib keywords of the model's curves in every figure: color, ls, lw, label and
@@ -111,6 +119,8 @@ class ModelSpec:
 
 NO_CONTACT = ContactLaw("none", 0, "no obstacle: the beam swings freely")
 TIP_ON_SLOPE = ContactLaw("tip_on_slope", 1, "the beam tip against a rigid slope")
+PENALTY = ContactLaw("penalty", 2, "the beam tip against the slope with a continuous penalty force",
+                     constraint=False)
 
 NO_FRICTION = FrictionLaw("none", 0, has_bristles=False, direction_candidates=(0.0,),
                           stick_limit="mu_d")
@@ -118,14 +128,28 @@ COULOMB = FrictionLaw("coulomb", 1, has_bristles=False, direction_candidates=(1.
                       stick_limit="mu_d")
 LUGRE = FrictionLaw("lugre", 2, has_bristles=True, direction_candidates=(0.0,),
                     stick_limit="mu_s", needs_mu_s=True)
+MODIFIED_COULOMB = FrictionLaw("modified_coulomb", 3, has_bristles=False,
+                               direction_candidates=(0.0,), stick_limit="mu_d")
 
 # Kernel codes of (contact law, friction law): module constants, read by numba at compile time.
 LAW_NO_CONTACT = 0
-LAW_FRICTIONLESS = 1 + NO_FRICTION.code
-LAW_COULOMB = 1 + COULOMB.code
-LAW_LUGRE = 1 + LUGRE.code
-LAW_CUSTOM = 4                  # a registered law with its own kernel function
-KERNEL_CODES = (LAW_NO_CONTACT, LAW_FRICTIONLESS, LAW_COULOMB, LAW_LUGRE, LAW_CUSTOM)
+LAW_FRICTIONLESS = 1            # constraint contact, no friction
+LAW_COULOMB = 2                 # constraint contact, Coulomb (hybrid)
+LAW_LUGRE = 3                   # constraint contact, LuGre (hybrid or unified)
+LAW_CUSTOM = 4                  # constraint contact, a registered law with its own kernel function
+LAW_PENALTY = 5                 # penalty contact, no friction; codes >= 5 are penalty contacts
+LAW_PENALTY_MOD_COULOMB = 6     # penalty contact, modified Coulomb
+LAW_PENALTY_LUGRE = 7           # penalty contact, LuGre
+KERNEL_LAWS = {
+    ("none", "none"): LAW_NO_CONTACT,
+    ("tip_on_slope", "none"): LAW_FRICTIONLESS,
+    ("tip_on_slope", "coulomb"): LAW_COULOMB,
+    ("tip_on_slope", "lugre"): LAW_LUGRE,
+    ("penalty", "none"): LAW_PENALTY,
+    ("penalty", "modified_coulomb"): LAW_PENALTY_MOD_COULOMB,
+    ("penalty", "lugre"): LAW_PENALTY_LUGRE,
+}
+KERNEL_CODES = tuple(sorted(set(KERNEL_LAWS.values()) | {LAW_CUSTOM}))
 
 # Colours and line styles: colour-blind safe (Okabe-Ito), each model with its own dash pattern.
 REGISTRY: dict[str, ModelSpec] = {}
@@ -141,8 +165,9 @@ def register(spec: ModelSpec) -> ModelSpec:
         raise ValueError(f"model {spec.id!r}: contact law {spec.contact.name!r} with friction law "
                          f"{spec.friction.name!r} (kernel code {spec.kernel_code}) is not implemented "
                          f"by the kernel (codes {KERNEL_CODES})")
-    if spec.can_stick and not (spec.has_contact and spec.has_friction):
-        raise ValueError(f"model {spec.id!r}: stick/slip switching needs contact and a friction law")
+    if spec.can_stick and not (spec.has_contact and spec.has_friction and spec.contact.constraint):
+        raise ValueError(f"model {spec.id!r}: stick/slip switching needs a constraint contact and a "
+                         f"friction law")
     if not spec.has_contact and spec.has_friction:
         raise ValueError(f"model {spec.id!r}: a friction law needs a contact law")
     REGISTRY[spec.id] = spec
@@ -167,13 +192,25 @@ for _spec in (
                            ("markevery", (0.03, 0.09)))),
         ModelSpec("lugre", TIP_ON_SLOPE, LUGRE, False, "unified LuGre", "#009E73", (0, (1, 1.2)),
                   1.8, "unified LuGre: LuGre friction throughout the contact, no stick/slip switching",
-                  plot_kw=(("marker", "^"), ("ms", 5), ("markevery", (0.06, 0.09))))):
+                  plot_kw=(("marker", "^"), ("ms", 5), ("markevery", (0.06, 0.09)))),
+        ModelSpec("continuous_coulomb", PENALTY, MODIFIED_COULOMB, False, "continuous Coulomb",
+                  "#CC79A7", (0, (6, 1.5, 1.5, 1.5)), 1.6,
+                  "continuous contact force: penalty normal force, modified Coulomb friction",
+                  plot_kw=(("marker", "D"), ("ms", 4), ("markevery", (0.015, 0.09)))),
+        ModelSpec("continuous_lugre", PENALTY, LUGRE, False, "continuous LuGre", "#56B4E9",
+                  (0, (3, 1, 1, 1, 1, 1)), 1.6,
+                  "continuous contact force: penalty normal force, LuGre friction",
+                  plot_kw=(("marker", "v"), ("ms", 5), ("markevery", (0.045, 0.09))))):
     register(_spec)
 
 # Views of the registry, in registration order (the names simulate.py exported before).
+# CONTACT_MODELS and FRICTION_MODELS are the paper's models (the contact-constraint method);
+# the continuous contact force models are CONTINUOUS_MODELS.
 MODELS = tuple(REGISTRY)
-CONTACT_MODELS = tuple(m for m, s in REGISTRY.items() if s.has_contact)
-FRICTION_MODELS = tuple(m for m, s in REGISTRY.items() if s.has_friction)
+CONTACT_MODELS = tuple(m for m, s in REGISTRY.items() if s.has_contact and s.contact.constraint)
+FRICTION_MODELS = tuple(m for m in CONTACT_MODELS if REGISTRY[m].has_friction)
+CONTINUOUS_MODELS = tuple(m for m, s in REGISTRY.items() if s.is_penalty)
+CONSTRAINT_MODELS = CONTACT_MODELS
 
 
 def canonical_model(name: str) -> str:

@@ -27,7 +27,7 @@ RANGES: dict[str, tuple] = {
     "L": (0.0, 100.0, False, True, "float", "m"),
     "S": (0.0, 1.0, False, True, "float", "m^2"),
     "rho": (0.0, 1e5, False, True, "float", "kg/m^3"),
-    "E": (0.0, 1e13, False, True, "float", "Pa"),
+    "E": (0.0, 1e16, False, True, "float", "Pa"),
     "I": (0.0, 1.0, False, True, "float", "m^4"),
     "g0": (0.0, 100.0, True, True, "float", "m/s^2"),
     "n_modes": (1, 8, True, True, "int", "-"),
@@ -44,6 +44,12 @@ RANGES: dict[str, tuple] = {
     "v_zeno": (0.0, 10.0, True, True, "float", "m/s"),
     "chi": (0.0, 1e6, True, True, "float", "1/s"),
     "beta": (0.0, 1e7, True, True, "float", "1/s"),
+    # continuous contact force models (penalty normal law)
+    "contact_law": (None, None, True, True,
+                    ("hertz", "hunt_crossley", "lankarani_nikravesh", "flores", "kelvin_voigt"), "-"),
+    "contact_stiffness": (0.0, 1e14, False, True, "float", "N/m^n"),
+    "contact_exponent": (1.0, 3.0, True, True, "float", "-"),
+    "contact_damping": (0.0, 1e8, True, True, "float", "N s/m"),
     # friction
     "mu_d": (0.0, 10.0, True, True, "float", "-"),
     "mu_s": (0.0, 10.0, True, True, "float", "-"),
@@ -53,6 +59,8 @@ RANGES: dict[str, tuple] = {
     "sigma1": (0.0, 1e6, True, True, "float", "s/m"),
     "sigma2": (0.0, 1e6, True, True, "float", "s/m"),
     "v_s": (0.0, 10.0, False, True, "float", "m/s"),
+    "v0": (0.0, 1.0, True, True, "float", "m/s"),
+    "v1": (0.0, 1.0, False, True, "float", "m/s"),
     # solver
     "rtol": (1e-14, 1e-3, True, True, "float", "-"),
     "atol": (0.0, 1.0, False, True, "float", "-"),
@@ -96,6 +104,13 @@ DESCRIPTIONS: dict[str, str] = {
     "chi": "Baumgarte damping constant of the contact constraint "
            "(Psi'' + 2 chi Psi' + beta^2 Psi = 0)",
     "beta": "Baumgarte frequency constant of the contact constraint",
+    "contact_law": "normal force law of the continuous contact models: 'hertz' (elastic), "
+                   "'hunt_crossley', 'lankarani_nikravesh', 'flores' (hysteresis damping set by e), "
+                   "'kelvin_voigt' (spring and linear damper)",
+    "contact_stiffness": "penalty stiffness K of the continuous contact models (N = K delta^n ...)",
+    "contact_exponent": "exponent n of the penetration delta in the penalty force (1.5: Hertz "
+                        "point contact)",
+    "contact_damping": "damping coefficient C of the 'kelvin_voigt' law (N = K delta^n + C delta')",
     # friction
     "mu_d": "kinetic (sliding) Coulomb friction coefficient",
     "mu_s": "static friction coefficient (not below mu_d)",
@@ -107,6 +122,9 @@ DESCRIPTIONS: dict[str, str] = {
     "sigma1": "LuGre bristle damping",
     "sigma2": "LuGre viscous friction",
     "v_s": "Stribeck velocity of the LuGre friction level",
+    "v0": "modified Coulomb law: tangential speed below which there is no friction",
+    "v1": "modified Coulomb law: tangential speed above which the full mu_d N acts (a linear "
+          "ramp from v0)",
     # solver
     "rtol": "relative tolerance of the integrator",
     "atol": "absolute tolerance of the integrator (scaled per state component)",
@@ -272,6 +290,14 @@ class SlopeParams(_Validated):
     separate from a persisting contact.  Case 3.2 with e = 0.5 shows why a rule is needed: the
     rebounds shrink to ~1e-4 m/s but not to zero (the beam's vibration keeps pushing the tip in),
     so without it the contacts follow each other ~40 ns apart until the event cap stops the run.
+
+    The continuous contact models (``continuous_coulomb``, ``continuous_lugre``) replace the
+    jump and the constraint by a penalty force N = K delta^n (1 + D(e) delta' / delta'_in)
+    (``contact_law`` sets D(e); ``kelvin_voigt`` is N = K delta^n + C delta' with C =
+    ``contact_damping``), K = ``contact_stiffness`` in N/m^n, n = ``contact_exponent``; see
+    :mod:`flexlib.penalty`.  They use ``e`` as the restitution their law is built for, and
+    ``v_zeno`` as the smallest approach speed delta'_in of the damping term.  ``chi`` and
+    ``beta`` are not used by them.
     """
     X1: float = 0.5
     alpha: float = math.pi / 10
@@ -279,6 +305,10 @@ class SlopeParams(_Validated):
     v_zeno: float = 1e-2
     chi: float = 10.0
     beta: float = 1000.0
+    contact_law: str = "flores"
+    contact_stiffness: float = 1.0e9
+    contact_exponent: float = 1.5
+    contact_damping: float = 0.0
 
 
 @dataclass(eq=True)
@@ -288,18 +318,26 @@ class CoulombParams(_Validated):
     ``mu_d`` kinetic and ``mu_s`` static coefficient (mu_s >= mu_d), ``Dv`` the stick
     velocity threshold of the hybrid models.  ``stick_limit`` is the friction ratio of the
     stick test: ``"default"`` means mu_d for hybrid Coulomb and mu_s for hybrid LuGre
-    (the paper's stick limits).
+    (the paper's stick limits).  ``v0`` < ``v1`` shape the modified Coulomb law of the
+    continuous contact model (Ambrosio 2002): no friction below v0, mu_d above v1, a linear ramp
+    between (:func:`flexlib.friction.modified_coulomb`).
     """
     mu_d: float = 0.4
     mu_s: float = 0.5
     Dv: float = 1e-4
     stick_limit: str = "default"
+    v0: float = 1e-4
+    v1: float = 1e-3
 
     def _check_relations(self):
         if self.mu_s < self.mu_d:
             raise ValueError(
                 f"parameter 'mu_s' = {self.mu_s!r} is invalid: valid range is "
                 f"[mu_d = {self.mu_d!r}, 10] (static friction must not be below kinetic friction)")
+        if not self.v0 < self.v1:
+            raise ValueError(
+                f"parameter 'v0' = {self.v0!r} is invalid: valid range is [0, v1 = {self.v1!r}) m/s "
+                f"(the modified Coulomb ramp runs from v0 up to v1)")
 
 
 @dataclass(eq=True)

@@ -26,7 +26,8 @@ __all__ = ["SimulationResult", "load_result", "HISTORY_UNITS", "HISTORY_KEYS"]
 HISTORY_KEYS = ("t", "mode", "theta", "theta_dot", "B", "B_dot", "z", "W_N", "W_f", "W_d", "W_tau",
                 "tip_X", "tip_Y", "tip_Xdot", "tip_Ydot", "tip_deflection", "T", "V_E", "V_G", "E",
                 "N", "F_t", "mu_eff", "mu_lugre", "gap", "s", "v_n", "v_t", "margin", "cond_S",
-                "jump_sum", "audit", "min_interior_gap")
+                "jump_sum", "audit", "min_interior_gap", "penetration", "E_pen", "W_N_dissipated",
+                "N_clipped")
 # The unit of every history (the header of to_csv; "-" is dimensionless).  B, B_dot, C and C_dot
 # are (n, N) and (n, axial_modes) arrays of modal coordinates; C, C_dot and the axial strain energy
 # V_A exist only with axial_modes >= 1.  s_all and v_t_all are s and v_t also in flight.
@@ -36,6 +37,7 @@ HISTORY_UNITS = dict(
     tip_Y="m", tip_Xdot="m/s", tip_Ydot="m/s", tip_deflection="m", T="J", V_E="J", V_A="J",
     V_G="J", E="J", N="N", F_t="N", mu_eff="-", mu_lugre="-", gap="m", s="m", v_n="m/s",
     v_t="m/s", s_all="m", v_t_all="m/s", margin="-", cond_S="-", jump_sum="J", audit="J",
+    penetration="m", E_pen="J", W_N_dissipated="J", N_clipped="N",
     min_interior_gap="m")
 
 
@@ -149,7 +151,8 @@ class SimulationResult:
                 "energy_before", "energy_after", "jump_loss", "friction_work", "normal_work",
                 "energy_lost", "v_n_minus", "v_t_minus", "v_t_plus", "impulse", "stick_intervals",
                 "slip_intervals", "n_stick_tests", "n_stick_drift", "max_stick_ratio",
-                "min_painleve_margin", "max_cond_S", *SELECTION_KEYS, "zeno_jumps")
+                "min_painleve_margin", "max_cond_S", *SELECTION_KEYS, "zeno_jumps",
+                "max_penetration", "normal_dissipation", "clipped_impulse")
         return _jsonable(dict(
             case=self.case.name, model=self.model, flexlib_version=self.version,
             params=self.case.as_dict(), success=self.success, message=self.message,
@@ -159,7 +162,9 @@ class SimulationResult:
             energy=dict(initial=self.E0, final=float(self.h["E"][-1]),
                         audit_residual_max=self.audit_residual_max,
                         normal_work=float(self.h["W_N"][-1]), friction_work=float(self.h["W_f"][-1]),
-                        jump_losses=float(sum(j["dE"] for j in self.jumps))),
+                        jump_losses=float(sum(j["dE"] for j in self.jumps)),
+                        penetration_energy=float(self.h["E_pen"][-1]),
+                        normal_dissipated=float(self.h["W_N_dissipated"][-1])),
             selections=selection_counts(self.selections),
             warnings=self.warnings, stats=self.stats, wall_time_s=self.stats.get("wall_time_s")))
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import __version__, integrator, kernel, models, selection
+from . import __version__, integrator, kernel, models, penalty, selection
 from .beam import KERNEL_TIP_ARRAYS, BeamModel
 from .contact import Slope, TipContact
 from .friction import stribeck_level
@@ -159,10 +159,17 @@ class Simulator:
         self._tip_arrs = tuple(self._arrs[i] for i in KERNEL_TIP_ARRAYS)   # Phi_L, H_L, Psi_L
         sp, fr, lg, b = self.case.slope, self.case.coulomb, self.case.lugre, self.case.beam
         (nx, ny), (tx, ty), (X1, Y1) = self.slope.n, self.slope.t, self.slope.origin
+        pen = {}
+        if self.spec.is_penalty:
+            # the continuous contact force law (flexlib.penalty): D(e) checks the law's range of e
+            law = sp.contact_law
+            pen = dict(K_c=sp.contact_stiffness, n_c=sp.contact_exponent,
+                       D_c=penalty.damping_factor(law, sp.e),
+                       C_c=sp.contact_damping if law == "kelvin_voigt" else 0.0, v0=fr.v0, v1=fr.v1)
         self._par0 = pack_params(
             J_ob=mi.J_ob, Rx0=mi.Rx0, g0=b.g0, tau_d=b.tau_d, L=mi.L, nx=nx, ny=ny, tx=tx, ty=ty,
             X1=X1, Y1=Y1, chi=sp.chi, beta=sp.beta, mu_d=fr.mu_d, mu_s=fr.mu_s, sigma0=lg.sigma0,
-            sigma1=lg.sigma1, sigma2=lg.sigma2, v_s=lg.v_s)
+            sigma1=lg.sigma1, sigma2=lg.sigma2, v_s=lg.v_s, **pen)
         self._ev_dirs = np.array(kernel.EVENT_DIRECTIONS, dtype=float)
         self._ev_epar = np.array([self.mu_lim, self.case.coulomb.Dv, PAINLEVE_MIN, 1.0])
         self._ev_offs = np.zeros(kernel.NEV)
@@ -170,7 +177,7 @@ class Simulator:
         self._mult_code = 0 if self.mult == "coupled" else 1
 
     def _par(self, d: _Disc) -> np.ndarray:
-        return with_discrete(self._par0, d.dir, d.s_star)
+        return with_discrete(self._par0, d.dir, d.s_star, d.v_in)
 
     def evaluate(self, t: float, y: np.ndarray, d: _Disc):
         """(dy/dt, out) of phase ``d`` at (t, y); out = [N, F_t, z', mu, margin, cond S, gap, s, v_n, v_t]."""
@@ -253,6 +260,9 @@ class Simulator:
                     offs = offs.copy()
                     offs[0] = floor
             return ev, dirs, epar, offs
+        if self.spec.is_penalty:
+            ev.append(7)          # GAP-OPEN: the penalty contact ends where the gap opens
+            return ev, dirs, epar, offs
         ev.append(1)
         if d.mode == STICK:
             ev += [2, 3]
@@ -271,6 +281,12 @@ class Simulator:
         return ev, dirs, epar, offs
 
     def _failure_cause(self, t, y, d):
+        if d.mode != FREE and self.spec.is_penalty:
+            r = self.forces(t, y, d)
+            sp = self.case.slope
+            return (f"stiff penalty contact ({sp.contact_law}, K = {sp.contact_stiffness:.3g} "
+                    f"N/m^{sp.contact_exponent:g}, N = {r.N:.4g} N, penetration {max(-r.gap, 0.0):.3g} m): "
+                    f"a smaller contact_stiffness or a larger max_steps_phase")
         if d.mode != FREE:
             try:
                 r = self.forces(t, y, d)
@@ -310,6 +326,11 @@ class Simulator:
                 evs.append(contact_on)
             return evs
         f = lambda t, y: self.forces(t, y, d)
+        if self.spec.is_penalty:
+            def gap_open(t, y):
+                return -f(t, y).gap
+            gap_open.terminal, gap_open.direction, gap_open.kind = True, -1, "GAP-OPEN"
+            return [gap_open]
 
         def separate(t, y):
             return f(t, y).N
@@ -526,6 +547,21 @@ class Simulator:
         nd2 = self._onset(t, y, k2, log, e)
         return t, y, nd2
 
+    def _penalty_on(self, t, y, log):
+        """CONTACT-ON of the continuous contact force method: no jump, no mode selection; the
+        contact phase starts with the approach speed of its damping term stored (at least
+        ``v_zeno``, see :mod:`flexlib.penalty`).  The onset is recorded like a jump with no
+        velocity change, so episodes and impacts are counted as for the constraint method."""
+        k = self.tip(y)
+        sp = self.case.slope
+        v_in = max(-k.v_n, sp.v_zeno, 1e-12)
+        log.jump(t, y, dict(t=t, v_n_minus=k.v_n, v_t_minus=k.v_t, v_n_plus=k.v_n, v_t_plus=k.v_t,
+                            impulse=0.0, dE=0.0, dT_direct=0.0, gap=k.gap, e=sp.e, zeno=False,
+                            v_in=v_in))
+        y[self.iz] = 0.0
+        log.event(t, "ONSET", CONTACT, f"penalty contact, approach speed {-k.v_n:.4g} m/s")
+        return _Disc(CONTACT, v_in=v_in)
+
     def _onset(self, t, y, k, log, e_jump):
         """ONSET after a velocity jump with restitution ``e_jump``: which state follows."""
         if k.v_n > 0.0 and e_jump > 0.0:
@@ -614,6 +650,12 @@ class Simulator:
     def _apply(self, kind, t, y, d, log):
         """Apply the action of a fired event.  Returns (t, y, disc, separated)."""
         y = y.copy()
+        if kind == "CONTACT-ON" and self.spec.is_penalty:
+            return t, y, self._penalty_on(t, y, log), False
+        if kind == "GAP-OPEN":
+            y[self.iz] = 0.0
+            log.event(t, "SEPARATE", FREE, "the gap opens (penetration -> 0)")
+            return t, y, _Disc(FREE), True
         if kind == "CONTACT-ON":
             t, y, d2 = self._contact_on(t, y, d, log)
             return t, y, d2, d2.mode == FREE

@@ -13,8 +13,10 @@ sim_mod = importlib.import_module("flexlib.simulate")
 
 def test_model_lists_are_views_of_the_registry():
     assert sim_mod.MODELS == tuple(models.REGISTRY) == models.MODELS
-    assert sim_mod.CONTACT_MODELS == tuple(m for m in models.MODELS if m != "free")
+    assert sim_mod.CONTACT_MODELS == ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
     assert set(sim_mod.FRICTION_MODELS) == {"hybrid_coulomb", "hybrid_lugre", "lugre"}
+    assert models.CONTINUOUS_MODELS == ("continuous_coulomb", "continuous_lugre")
+    assert set(models.MODELS) == {"free", *models.CONTACT_MODELS, *models.CONTINUOUS_MODELS}
     assert models.canonical_model("Hybrid-LuGre") == "hybrid_lugre"
     with pytest.raises(ValueError, match="valid models: free, frictionless"):
         models.get("stribeck")
@@ -34,7 +36,11 @@ def test_registry_entries_describe_the_models():
     assert hc.friction.uses_direction and not hl.friction.uses_direction
     assert hl.friction.has_bristles and ul.friction.has_bristles and not hc.friction.has_bristles
     assert (hc.friction.stick_limit, hl.friction.stick_limit) == ("mu_d", "mu_s")
-    assert len(set(s.kernel_code for s in models.REGISTRY.values())) == 4      # lugre = hybrid_lugre law
+    assert len(set(s.kernel_code for s in models.REGISTRY.values())) == 6      # lugre = hybrid_lugre law
+    cc, cl = models.get("continuous_coulomb"), models.get("continuous_lugre")
+    assert cc.is_penalty and cl.is_penalty and not hl.is_penalty
+    assert not (cc.can_stick or cl.can_stick or cc.watches_painleve or cl.watches_painleve)
+    assert cl.friction is models.LUGRE and cc.friction is models.MODIFIED_COULOMB
 
 
 def test_bad_combinations_are_refused():
@@ -47,9 +53,15 @@ def test_bad_combinations_are_refused():
     odd = models.FrictionLaw("odd", 7, False, (0.0,), "mu_d")
     with pytest.raises(ValueError, match="not implemented by the kernel"):
         models.register(models.ModelSpec("x3", models.TIP_ON_SLOPE, odd, False, "", "k", "-", 1.0, ""))
+    with pytest.raises(ValueError, match="not implemented by the kernel"):   # penalty + hard Coulomb
+        models.register(models.ModelSpec("x4", models.PENALTY, models.COULOMB, False, "", "k", "-",
+                                         1.0, ""))
+    with pytest.raises(ValueError, match="stick/slip switching"):
+        models.register(models.ModelSpec("x5", models.PENALTY, models.LUGRE, True, "", "k", "-",
+                                         1.0, ""))
     with pytest.raises(ValueError, match="already registered"):
         models.register(models.get("lugre"))
-    assert not {"x1", "x2", "x3"} & set(models.REGISTRY)
+    assert not {"x1", "x2", "x3", "x4", "x5"} & set(models.REGISTRY)
 
 
 @pytest.mark.parametrize("code,mode", [(9, SLIP), (models.LAW_FRICTIONLESS, SLIP), (-1, SLIP)])
