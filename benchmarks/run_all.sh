@@ -4,24 +4,25 @@
 # About 10-15 min on a 2-core machine with numba's cache warm; the first run after installing
 # also compiles the kernel and the integrator (30-40 s, once).
 #   bash benchmarks/run_all.sh              # all
-#   bash benchmarks/run_all.sh models cli   # a subset of: rhs models scaling cli implicit profile sweep
+#   bash benchmarks/run_all.sh models cli   # a subset of: rhs models continuous scaling cli implicit profile sweep
 #   PYTHON=.venv/bin/python bash benchmarks/run_all.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PY="${PYTHON:-python3}"
 mkdir -p benchmarks/results
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(rhs models scaling cli implicit profile sweep)
+[ ${#steps[@]} -eq 0 ] && steps=(rhs models continuous scaling cli implicit profile sweep)
 for s in "${steps[@]}"; do
     case "$s" in
         rhs)         cmd=(benchmarks/bench_rhs.py) ;;
         models)      cmd=(benchmarks/bench_models.py) ;;
+        continuous)  cmd=(benchmarks/bench_continuous.py) ;;
         scaling)     cmd=(benchmarks/bench_scaling.py) ;;
         cli)         cmd=(benchmarks/bench_cli.py) ;;
         implicit)    cmd=(benchmarks/bench_implicit.py) ;;
         profile)     cmd=(benchmarks/profile_runs.py) ;;
         sweep)       cmd=(benchmarks/bench_sweep.py) ;;
-        *) echo "unknown step $s (one of: rhs models scaling cli implicit profile sweep)" >&2; exit 2 ;;
+        *) echo "unknown step $s (one of: rhs models continuous scaling cli implicit profile sweep)" >&2; exit 2 ;;
     esac
     echo "=== $s: $PY ${cmd[*]}"
     "$PY" "${cmd[@]}" 2>&1 | tee "benchmarks/results/$s.txt"

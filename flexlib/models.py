@@ -160,16 +160,16 @@ def register(spec: ModelSpec) -> ModelSpec:
     implements (:data:`KERNEL_CODES`); an id already registered is an error."""
     if spec.id in REGISTRY:
         raise ValueError(f"model {spec.id!r} is already registered")
-    if spec.kernel_code not in KERNEL_CODES or (spec.kernel_code == LAW_CUSTOM
-                                                and not callable(spec.friction.kernel_function)):
-        raise ValueError(f"model {spec.id!r}: contact law {spec.contact.name!r} with friction law "
-                         f"{spec.friction.name!r} (kernel code {spec.kernel_code}) is not implemented "
-                         f"by the kernel (codes {KERNEL_CODES})")
     if spec.can_stick and not (spec.has_contact and spec.has_friction and spec.contact.constraint):
         raise ValueError(f"model {spec.id!r}: stick/slip switching needs a constraint contact and a "
                          f"friction law")
     if not spec.has_contact and spec.has_friction:
         raise ValueError(f"model {spec.id!r}: a friction law needs a contact law")
+    if spec.kernel_code not in KERNEL_CODES or (spec.kernel_code == LAW_CUSTOM
+                                                and not callable(spec.friction.kernel_function)):
+        raise ValueError(f"model {spec.id!r}: contact law {spec.contact.name!r} with friction law "
+                         f"{spec.friction.name!r} (kernel code {spec.kernel_code}) is not implemented "
+                         f"by the kernel (codes {KERNEL_CODES})")
     REGISTRY[spec.id] = spec
     return spec
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import models
+
 __all__ = ["SimulationResult", "load_result", "HISTORY_UNITS", "HISTORY_KEYS"]
 
 HISTORY_KEYS = ("t", "mode", "theta", "theta_dot", "B", "B_dot", "z", "W_N", "W_f", "W_d", "W_tau",
@@ -122,17 +124,25 @@ class SimulationResult:
 
     # ------------------------------------------------------------------ tables
     def impacts_table(self) -> str:
-        """A readable text table of the impacts (clusters)."""
+        """A readable text table of the impacts (clusters).  For a continuous contact model the
+        impulse and jump columns (always 0) give way to the largest penetration and the energy the
+        normal force dissipated."""
+        spec = models.REGISTRY.get(self.model)
+        pen = spec is not None and spec.is_penalty
+        cols = (f"{'pen [um]':>10} {'peak N [N]':>11} {'peak|Ft| [N]':>12} {'E before [J]':>12} "
+                f"{'E after [J]':>12} {'W_N,d [J]':>10}" if pen else
+                f"{'I [N s]':>10} {'peak N [N]':>11} {'peak|Ft| [N]':>12} {'E before [J]':>12} "
+                f"{'E after [J]':>12} {'jump [J]':>10}")
         rows = [f"{'#':>3} {'t_start [s]':>12} {'t_end [s]':>11} {'dur [ms]':>9} {'eps':>4} "
-                f"{'v_n- [m/s]':>11} {'I [N s]':>10} {'peak N [N]':>11} {'peak|Ft| [N]':>12} "
-                f"{'E before [J]':>12} {'E after [J]':>12} {'jump [J]':>10} {'W_f [J]':>10} "
-                f"{'stick':>5} {'slip':>5}"]
+                f"{'v_n- [m/s]':>11} {cols} {'W_f [J]':>10} {'stick':>5} {'slip':>5}"]
         for k, im in enumerate(self.impacts, 1):
+            first = 1e6 * im["max_penetration"] if pen else im["impulse"]
+            last = im["normal_dissipation"] if pen else im["jump_loss"]
             rows.append(
                 f"{k:>3} {im['t_start']:>12.6f} {im['t_end']:>11.6f} {1e3 * im['duration']:>9.3f} "
-                f"{im['episodes']:>4d} {im['v_n_minus']:>11.4g} {im['impulse']:>10.4g} "
+                f"{im['episodes']:>4d} {im['v_n_minus']:>11.4g} {first:>10.4g} "
                 f"{im['peak_normal_force']:>11.4g} {im['peak_friction_force']:>12.4g} "
-                f"{im['energy_before']:>12.6f} {im['energy_after']:>12.6f} {im['jump_loss']:>10.4g} "
+                f"{im['energy_before']:>12.6f} {im['energy_after']:>12.6f} {last:>10.4g} "
                 f"{im['friction_work']:>10.4g} {len(im['stick_intervals']):>5d} {len(im['slip_intervals']):>5d}")
         return "\n".join(rows)
 

@@ -11,12 +11,12 @@ plain ones minus the offsets, bit for bit, and the in-place solve to agree with 
 import numpy as np
 import pytest
 
-from flexlib import integrator, kernel
+from flexlib import integrator, kernel, layout
 from flexlib.params import paper_case
 from flexlib.simulate import Simulator, _Disc
 
 MODELS = {"frictionless": (0, 1), "hybrid_coulomb": (0, 1, 2, 3), "hybrid_lugre": (0, 1, 2, 3),
-          "lugre": (0, 1)}
+          "lugre": (0, 1), "continuous_coulomb": (0, 1), "continuous_lugre": (0, 1)}
 
 
 def _state(rng, sim):
@@ -40,7 +40,7 @@ def _dirty(arrays, rng, how):
 @pytest.mark.parametrize("mult", [0, 1])
 @pytest.mark.parametrize("model", sorted(MODELS))
 def test_reused_work_arrays_give_the_fresh_result(model, mult, axial):
-    case = paper_case("3.2").with_(axial_modes=axial)
+    case = paper_case("3.2").with_(axial_modes=axial, e=0.5)
     sim = Simulator(case, model, 1.0)
     arrs = integrator._kernel_arrays(sim._arrs)
     rng = np.random.default_rng(17 + 3 * mult + axial)
@@ -48,7 +48,8 @@ def test_reused_work_arrays_give_the_fresh_result(model, mult, axial):
     for mode in MODELS[model]:
         for k in range(4):
             y = _state(rng, sim)
-            par = sim._par(_Disc(mode, dir=(-1.0) ** k, s_star=rng.uniform(-0.01, 0.01)))
+            par = sim._par(_Disc(mode, dir=(-1.0) ** k, s_star=rng.uniform(-0.01, 0.01),
+                                 v_in=rng.uniform(0.01, 4.0)))
             dy_ref, out_ref = kernel.phase_eval(0.0, y, mode, sim._model_code, mult, par, *arrs)
             dy = np.empty_like(y)
             out = np.empty(kernel.NOUT)
@@ -77,12 +78,12 @@ def test_samples_match_one_evaluation_at_a_time():
     dirs = rng.choice([-1.0, 1.0], 40)
     sst = rng.uniform(-0.01, 0.01, 40)
     ts = np.linspace(0.0, 0.01, 40)
-    outs, T = kernel.phase_eval_samples(ts, Y, modes, dirs, sst, sim._model_code, 0, sim._par0,
-                                        *arrs)
+    discs = np.column_stack((dirs, sst, np.zeros(40)))
+    outs, T = kernel.phase_eval_samples(ts, Y, modes, discs, sim._model_code, 0, sim._par0, *arrs)
     nd = sim.nd
     for k in range(40):
         par = sim._par0.copy()
-        par[19], par[20] = dirs[k], sst[k]
+        par[list(layout.DISC_SLOTS)] = discs[k]
         _, out = kernel.phase_eval(ts[k], Y[k], modes[k], sim._model_code, 0, par, *arrs)
         np.testing.assert_array_equal(outs[k], out)
         M, _ = kernel.mass_forces(Y[k, :nd].copy(), Y[k, nd:2 * nd].copy(), par, *arrs[:11])
