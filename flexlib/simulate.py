@@ -315,61 +315,18 @@ class Simulator:
         return f"singular constraint matrix in state {MODE_NAMES[d.mode]}: {why}"
 
     def events_for(self, d: _Disc, armed_contact: bool, floor: float = 0.0):
+        """The events of phase ``d`` as :func:`scipy.integrate.solve_ivp` event functions (the
+        scipy methods and the pure-NumPy path): the same events, directions and offsets as the
+        compiled integrator's (:meth:`_phase_events`), evaluated by the same function,
+        :func:`flexlib.kernel.event_values`, on the phase outputs.  One definition of every
+        event, whichever integrator runs."""
+        evi, dirs, epar, offs = self._phase_events(d, armed_contact, floor)
         evs = []
-        if not self.spec.has_contact:
-            return evs
-        if d.mode == FREE:
-            if armed_contact:
-                def contact_on(t, y):
-                    return self.tip(y).gap - floor
-                contact_on.terminal, contact_on.direction, contact_on.kind = True, -1, "CONTACT-ON"
-                evs.append(contact_on)
-            return evs
-        f = lambda t, y: self.forces(t, y, d)
-        if self.spec.is_penalty:
-            def gap_open(t, y):
-                return -f(t, y).gap
-            gap_open.terminal, gap_open.direction, gap_open.kind = True, -1, "GAP-OPEN"
-            return [gap_open]
-
-        def separate(t, y):
-            return f(t, y).N
-        separate.terminal, separate.direction, separate.kind = True, -1, "SEPARATE"
-        evs.append(separate)
-        if d.mode == STICK:
-            def stick_slip(t, y):
-                r = f(t, y)
-                return self.mu_lim * r.N - abs(r.F)
-            stick_slip.terminal, stick_slip.direction, stick_slip.kind = True, -1, "STICK->SLIP"
-
-            def drift(t, y):
-                return self.case.coulomb.Dv - abs(f(t, y).v_t)
-            drift.terminal, drift.direction, drift.kind = True, -1, "STICK-DRIFT"
-            evs += [stick_slip, drift]
-        if d.mode == SLIP or (d.mode == CONTACT and self.spec.watches_painleve):
-            def painleve(t, y):
-                return f(t, y).margin - PAINLEVE_MIN
-            painleve.terminal, painleve.direction, painleve.kind = True, -1, "PAINLEVE"
-            evs.append(painleve)
-        if d.mode == SLIP:
-            if d.armed:
-                if self.spec.friction.uses_direction:
-                    dirv = d.dir
-
-                    def slip_stop(t, y):
-                        return dirv * f(t, y).v_t
-                    slip_stop.direction = -1
-                else:
-                    def slip_stop(t, y):
-                        return f(t, y).v_t
-                    slip_stop.direction = 0
-                slip_stop.terminal, slip_stop.kind = True, "SLIP-STOP"
-                evs.append(slip_stop)
-            else:
-                def arm(t, y):
-                    return abs(f(t, y).v_t) - self.case.coulomb.Dv
-                arm.terminal, arm.direction, arm.kind = True, 1, "ARM"
-                evs.append(arm)
+        for i in evi:
+            def event(t, y, i=i):
+                return kernel.event_values(self.evaluate(t, y, d)[1], epar)[i] - offs[i]
+            event.terminal, event.direction, event.kind = True, dirs[i], kernel.EVENT_NAMES[i]
+            evs.append(event)
         return evs
 
     # ------------------------------------------------------------------ run
