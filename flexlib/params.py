@@ -99,8 +99,10 @@ DESCRIPTIONS: dict[str, str] = {
     # slope and contact
     "X1": "X coordinate of O1, the point where the slope meets the X axis",
     "alpha": "inclination of the slope from the X axis",
-    "e": "coefficient of restitution of the velocity jump at impact (0: no rebound)",
-    "v_zeno": "with e > 0, approaches slower than this are taken with e = 0, ending a bouncing sequence (0: off)",
+    "e": "coefficient of restitution: of the velocity jump at impact (0: no rebound); for the "
+         "continuous models the one their contact law is built for",
+    "v_zeno": "with e > 0, approaches slower than this are taken with e = 0, ending a bouncing sequence "
+              "(0: off); for the continuous models the smallest approach speed of the damping term",
     "chi": "Baumgarte damping constant of the contact constraint "
            "(Psi'' + 2 chi Psi' + beta^2 Psi = 0)",
     "beta": "Baumgarte frequency constant of the contact constraint",
