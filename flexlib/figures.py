@@ -9,7 +9,10 @@ Outputs (all regenerated, never edited by hand):
   them under nbval: the mode-convergence table (N = 2..6), the tolerance study (10x tighter) and
   the printed-multipliers runs, plus ``key_numbers.json`` (per-impact tables of the default runs);
 * the axial-flexibility study (an extension beyond the paper; :mod:`flexlib.axial`):
-  ``figures/data/axial_study.json`` (notebook 07 reads it) and ``figures/axial_*.png``/``.svg``.
+  ``figures/data/axial_study.json`` (notebook 07 reads it) and ``figures/axial_*.png``/``.svg``;
+* the contact-constraint method against the continuous contact force method
+  (:mod:`flexlib.continuous`, notebook 08): ``figures/data/continuous_study.json`` and
+  ``figures/continuous_*.png``/``.svg``.
 
 Every tracked output is a deterministic function of the code: the runs are made one after the
 other in a fixed order, nothing measured on the machine (wall times) is stored in them, the SVG ids
@@ -32,7 +35,7 @@ from .params import paper_case
 from .simulate import SimulationError, simulate
 
 __all__ = ["run_models", "make_all", "mode_study", "tolerance_study", "printed_study", "impact_rows",
-           "load_study", "axial_figures", "run_summaries"]
+           "load_study", "axial_figures", "continuous_figures", "run_summaries"]
 
 PAPER_MODELS = FRICTION_MODELS           # the paper's three friction models
 ALL_MODELS = CONTACT_MODELS              # and the frictionless reference
@@ -177,6 +180,45 @@ def axial_figures(out="figures", only=None, timings=None) -> dict:
     return manifest
 
 
+def continuous_figures(out="figures", only=None, timings=None) -> dict:
+    """Run the studies of :mod:`flexlib.continuous` (method comparison on case 3.2, stiffness
+    study, creep study), write ``data/continuous_study.json`` (no wall times) and the figures of
+    :data:`flexlib.plots.CONTINUOUS_FIGURES` into ``out``; return their manifest entries.
+    ``timings``: a dict that receives the wall time of each study and of each run [s]."""
+    from . import continuous
+    from .plots import CONTINUOUS_FIGURES, save_figure
+    out = Path(out)
+    wanted = {which for name, (_fn, which, _c) in CONTINUOUS_FIGURES.items()
+              if not only or name in only}
+    if only and not wanted:
+        return {}
+    timings = {} if timings is None else timings
+    with _timed(timings, "comparison"):
+        comparison = continuous.compare_methods()
+    with _timed(timings, "stiffness"):
+        stiffness = continuous.stiffness_study()
+    with _timed(timings, "creep"):
+        creep = continuous.creep_study()
+    timings["runs"] = {**{f"comparison/{m}": v for m, v in comparison["wall_time_s"].items()},
+                       **{f"stiffness/{m}/{k:g}": float(stiffness.wall_time.sel(model=m, K=k))
+                          for m in stiffness.model.values for k in stiffness.K.values}}
+    data = continuous.study_data(comparison, stiffness, creep)
+    _dump(out / DATA / "continuous_study.json", data)
+    studies = dict(comparison=comparison, stiffness=stiffness, creep=creep)
+    manifest = {}
+    for name, (fn, which, caption) in CONTINUOUS_FIGURES.items():
+        if only and name not in only:
+            continue
+        study = studies[which]
+        if which == "stiffness":
+            prov = save_figure(fn(study), name, out, extra=dict(
+                study.attrs, K=study.K.values.tolist(), models=[str(m) for m in study.model.values]))
+        else:
+            prov = save_figure(fn(study), name, out, study["results"])
+        manifest[name] = dict(caption=caption, **prov)
+    return manifest
+
+
 def run_summaries(results: dict) -> dict:
     """{model: per-impact rows, first contact, energies, status, warnings and run statistics} of
     the default runs, as stored in ``figures/data/key_numbers.json``.  The statistics leave out
@@ -259,6 +301,10 @@ def make_all(out="figures", only=None, studies=True, verbose=True):
                 manifest.update(axial_figures(out, only=only, timings=stamps.setdefault("axial_study", {})))
             timings["study_runs"] = stamps
             say(f"axial study (an extension beyond the paper): {timings['axial_study']:.1f} s")
+            with _timed(timings, "continuous_study"):
+                manifest.update(continuous_figures(out, only=only,
+                                                   timings=stamps.setdefault("continuous_study", {})))
+            say(f"continuous contact force studies: {timings['continuous_study']:.1f} s")
         _write_manifest(out / "manifest.json", manifest, complete=studies and not only)
         (out / "claims.md").write_text(claims_markdown(claims, header))
     _dump(out / "timings.json", timings)

@@ -23,7 +23,9 @@ import numpy as np  # noqa: E402
 
 from . import models  # noqa: E402
 
-__all__ = ["STYLES", "style", "save_figure", "FIGURES", "figure_title", "IMPACT_BAND"]
+__all__ = ["STYLES", "style", "save_figure", "FIGURES", "figure_title", "IMPACT_BAND",
+           "fig_method_comparison", "fig_energy_per_impact", "fig_stiffness_study", "fig_creep",
+           "CONTINUOUS_FIGURES"]
 
 # The look of each model (colour, dash pattern, width, marker) comes from the model registry, so
 # it is the same in every figure, notebook and panel.
@@ -85,14 +87,15 @@ def _title(results, base: str) -> str:
     return text
 
 
-def _note(fig, text: str):
+def _note(fig, text: str, char_width: float = 0.5):
     """A footnote under the axes (wrapped to the figure's width): what the figure leaves out and
-    why.  The constrained layout keeps the axes above it."""
+    why.  The constrained layout keeps the axes above it.  ``char_width``: the mean width of a
+    character in units of the font size, for the wrapping (larger: shorter lines)."""
     if not text:
         return
     import textwrap
     width_pt = fig.get_figwidth() * 72
-    lines = textwrap.wrap(text, width=max(40, int(width_pt / (0.5 * _NOTE_FONTSIZE))))
+    lines = textwrap.wrap(text, width=max(40, int(width_pt / (char_width * _NOTE_FONTSIZE))))
     height = (len(lines) * 1.35 * _NOTE_FONTSIZE + 6) / (fig.get_figheight() * 72)
     fig.get_layout_engine().set(rect=(0, height, 1, 1 - height))
     fig.text(0.01, 3 / (fig.get_figheight() * 72), "\n".join(lines), fontsize=_NOTE_FONTSIZE,
@@ -351,6 +354,166 @@ FIGURES = {
     "fig14_friction_coefficient": (fig_friction_coefficient, "3.2", None,
                                    "Fig. 14: LuGre friction coefficient, case 3.2 (hybrid Coulomb "
                                    "has none)"),
+}
+
+
+# --------------------------------------------------------------------------- continuous contact
+# The contact-constraint method (the paper) against the continuous contact force method; the
+# data come from flexlib.continuous (compare_methods, stiffness_study, creep_study).
+COMPARISON_MODELS = ("hybrid_coulomb", "lugre", "continuous_coulomb", "continuous_lugre")
+
+
+def _cnote(fig, text):
+    _note(fig, text, char_width=0.58)
+
+
+def _penalty_text(params) -> str:
+    return (f"continuous models: {params['contact_law']} law, K = {params['contact_stiffness']:.0e} "
+            f"N/m^{params['contact_exponent']:g}, e = {params['e']:g}; constraint models: e = "
+            f"{params['constraint_e']:g}; mu_d = {params['mu_d']:g}")
+
+
+def fig_method_comparison(comparison, models=COMPARISON_MODELS):
+    """Constraint against continuous contact on one case, same mu_d: (a) theta(t) over the run,
+    (b) the normal force N(t) and (c) the tip deformation u_y(L) over the first impact.
+    ``comparison``: the dict of :func:`flexlib.continuous.compare_methods`."""
+    res = {m: r for m, r in comparison["results"].items() if models is None or m in models}
+    fig, axs = plt.subplots(3, 1, figsize=(7.5, 9), constrained_layout=True)
+    _shade_impacts(axs[0], res)
+    _plot_series(axs[0], res, "theta")
+    _finish(axs[0], r"angle $\theta$ [rad]", "(a) beam angle, whole run")
+    w = first_impact_window(res)
+    for ax, key, lab, scale, title in (
+            (axs[1], "N", "normal force N [N]", 1.0, "(b) normal force, first impact"),
+            (axs[2], "tip_deflection", r"tip deformation $u_y(L)$ [mm]", 1e3,
+             "(c) tip deformation, first impact")):
+        _plot_series(ax, res, key, window=w, scale=scale)
+        if w:
+            ax.set_xlim(*w)
+        _finish(ax, lab, title, legend=False)
+    fig.suptitle(_title(res, "Contact constraint against continuous contact force"), fontsize=11)
+    _cnote(fig, _penalty_text(comparison["params"]) + ". The constraint models' N leaves out the "
+          "impulse of the velocity jump at impact onset; the continuous models have no jump, their "
+          "N carries the whole impact.")
+    return fig
+
+
+def fig_energy_per_impact(comparison, models=None):
+    """Energy lost in each impact [J] against the impact's start time [s], one marker per impact
+    and model (:func:`flexlib.continuous.compare_methods`)."""
+    fig, ax = plt.subplots(figsize=(7.5, 4), constrained_layout=True)
+    for m, rows in comparison["impacts"].items():
+        if models is not None and m not in models:
+            continue
+        st = style(m)
+        st.pop("markevery", None)
+        st.setdefault("marker", "x")
+        st["ms"] = st.get("ms", 5) + 1.5
+        st["lw"] = 0.8
+        ax.plot([r["t_start"] for r in rows], [r["energy_lost"] for r in rows], **st)
+    ax.set_xlabel("start of the impact [s]")
+    ax.set_ylabel("energy lost in the impact [J]")
+    ax.set_title(f"Energy lost per impact, case {comparison['params']['case']}", fontsize=10)
+    ax.grid(True, lw=0.3, alpha=0.6)
+    ax.legend(fontsize=8, loc="best")
+    _cnote(fig, _penalty_text(comparison["params"]) + ". Energy lost = E before - E after the "
+          "impact (a cluster of contact episodes), velocity jumps included.")
+    return fig
+
+
+_STIFF_PANELS = (("duration", "duration of impact 1 [ms]", 1e3, False),
+                 ("theta_after", r"$\theta$ after impact 1 [rad]", 1.0, False),
+                 ("peak_N", "peak N in impact 1 [N]", 1.0, True),
+                 ("max_penetration", "max penetration in impact 1 [mm]", 1e3, True),
+                 ("energy_lost", "energy lost in impact 1 [J]", 1.0, False),
+                 ("n_steps", "integrator steps of the run [-]", 1.0, False))
+
+
+def fig_stiffness_study(ds):
+    """The continuous models over the penalty stiffness K (log axis): first-impact duration,
+    theta after it, peak N, max penetration, energy lost and integrator steps; horizontal lines
+    are the constraint method (the rigid limit K -> infinity) with e = 0 (dotted) and the
+    penalty law's e (dashed).  ``ds``: :func:`flexlib.continuous.stiffness_study`."""
+    fig, axs = plt.subplots(2, 3, figsize=(11, 6.2), constrained_layout=True)
+    K = ds.K.values
+    for ax, (key, lab, scale, logy) in zip(axs.flat, _STIFF_PANELS):
+        for m in ds.model.values:
+            st = style(str(m))
+            st.pop("markevery", None)
+            ax.plot(K, scale * ds[key].sel(model=m).values, **st)
+            ref = str(ds.ref_model.sel(model=m).values)
+            if key == "max_penetration":
+                continue                     # the constraint method does not penetrate: 0
+            for er, ls in zip(ds.e_ref.values, (":", "--", "-.")):
+                ax.axhline(scale * float(ds[f"ref_{key}"].sel(model=m, e_ref=er)),
+                           color=style(ref)["color"], ls=ls, lw=1.0,
+                           label=f"K = \u221e: {_label(ref)}, e = {er:g}")
+        ax.set_xscale("log")
+        if logy:
+            ax.set_yscale("log")
+        ax.set_xlabel(f"penalty stiffness K [N/m^{ds.attrs['contact_exponent']:g}]")
+        ax.set_ylabel(lab)
+        ax.grid(True, which="both", lw=0.3, alpha=0.6)
+    axs.flat[0].legend(fontsize=7, loc="best")
+    fig.suptitle(f"Penalty stiffness study, case {ds.attrs['case']} ({ds.attrs['contact_law']} law, "
+                 f"e = {ds.attrs['e']:g}, n = {ds.attrs['contact_exponent']:g})", fontsize=11)
+    _cnote(fig, "Horizontal lines: the contact-constraint counterpart (continuous Coulomb: hybrid "
+          "Coulomb; continuous LuGre: unified LuGre), the limit K -> infinity; its peak N leaves out "
+          "the impulse of the velocity jump, and it does not penetrate (no line in the penetration "
+          "panel).")
+    return fig
+
+
+def fig_creep(creep):
+    """Where hybrid Coulomb sticks (axial modes >= 1), continuous Coulomb creeps: (a) tangential
+    position s of the tip along the slope in contact during the first impact, relative to its
+    value at first contact [um], (b) |v_t| in contact (log) with the modified Coulomb law's v0 and
+    v1; hybrid Coulomb's stick intervals shaded.  ``creep``: :func:`flexlib.continuous.creep_study`."""
+    res = creep["results"]
+    hyb = res["hybrid_coulomb"]
+    fig, axs = plt.subplots(2, 1, figsize=(7.5, 6.5), constrained_layout=True)
+    w = first_impact_window(res, pad_before=2e-4, pad_after=2e-4)
+    for m, r in res.items():
+        if not r.impacts:
+            continue
+        t0 = r.impacts[0]["t_start"]
+        s0 = float(r.sample(np.array([t0]), "s_all")[0])
+        c = (r.mode > 0) & (r.t >= w[0]) & (r.t <= w[1])
+        axs[0].plot(r.t, np.where(c, 1e6 * (r.h["s_all"] - s0), np.nan), **style(m))
+        axs[1].plot(r.t, np.where(c, np.abs(r.h["v_t_all"]), np.nan), **style(m))
+    for ax in axs:
+        for j, (a, b) in enumerate(iv for im in hyb.impacts for iv in im["stick_intervals"]):
+            ax.axvspan(a, b, color=STYLES["hybrid_coulomb"]["color"], alpha=0.15, lw=0,
+                       label="stick, hybrid Coulomb" if j == 0 else None)
+    p = creep["results"]["continuous_coulomb"].case.coulomb
+    axs[1].axhline(p.v1, color="0.3", ls="--", lw=0.8, label=f"$v_1$ = {p.v1:g} m/s (full $\\mu_d N$ above)")
+    axs[1].axhline(p.v0, color="0.3", ls=":", lw=0.8, label=f"$v_0$ = {p.v0:g} m/s (no friction below)")
+    axs[1].set_yscale("log")
+    if w:
+        for ax in axs:
+            ax.set_xlim(*w)
+    _finish(axs[0], r"tangential position $s - s_0$ [$\mu$m]", "(a) tip position along the slope, in contact")
+    _finish(axs[1], r"tangential speed $|v_t|$ [m/s]", "(b) tangential speed, in contact")
+    par = creep["params"]
+    fig.suptitle(f"Stick against creep, first impact, case {par['case']}, axial modes = "
+                 f"{par['axial_modes']}", fontsize=11)
+    _cnote(fig, f"Hybrid Coulomb: e = {par['hybrid_e']:g}; continuous Coulomb: {par['contact_law']} "
+          f"law, K = {par['contact_stiffness']:.0e} N/m^{par['contact_exponent']:g}, e = {par['e']:g}. "
+          "s is measured from its value at first contact; gaps in the lines: the tip is in flight.")
+    return fig
+
+
+# name -> (function, which study it draws, caption)
+CONTINUOUS_FIGURES = {
+    "continuous_method_comparison": (fig_method_comparison, "comparison",
+                                     "Contact constraint against continuous contact force, case 3.2: "
+                                     "theta, N and tip deformation"),
+    "continuous_energy_per_impact": (fig_energy_per_impact, "comparison",
+                                     "Energy lost per impact, constraint and continuous models, case 3.2"),
+    "continuous_stiffness": (fig_stiffness_study, "stiffness",
+                             "Continuous models over the penalty stiffness K, first impact, case 3.2"),
+    "continuous_creep": (fig_creep, "creep",
+                         "Stick (hybrid Coulomb) against creep (continuous Coulomb), axial modes = 1"),
 }
 
 
