@@ -31,7 +31,7 @@ from .simulate import SimulationError, simulate
 
 __all__ = ["CONSTRAINT_MODELS", "CONTINUOUS_MODELS", "COUNTERPART", "PENALTY_DEFAULTS",
            "run_model", "impact_summary", "compare_methods", "side_by_side", "stiffness_study",
-           "creep_study", "study_data"]
+           "creep_study", "study_data", "panel_simulate"]
 
 CONSTRAINT_MODELS = models.CONTACT_MODELS          # frictionless, hybrid Coulomb, hybrid LuGre, LuGre
 CONTINUOUS_MODELS = models.CONTINUOUS_MODELS       # continuous Coulomb, continuous LuGre
@@ -56,6 +56,15 @@ def run_model(case, model: str, t_end: float, **overrides):
         return res, res.message
     except SimulationError as err:
         return err.result, str(err)
+
+
+def panel_simulate(case, model, t_end, constraint_e: float = 0.0, **kwargs):
+    """``simulate`` for the notebook's panel: the continuous models run with the panel's case,
+    the constraint models with restitution ``constraint_e`` (the paper's 0), so one panel can
+    compare the two methods while its ``e`` slider sets the penalty law's restitution."""
+    if not models.get(model).is_penalty:
+        case = case.with_(e=constraint_e)
+    return simulate(case, model, t_end, **kwargs)
 
 
 def impact_summary(res) -> list[dict]:

@@ -373,11 +373,29 @@ def _penalty_text(params) -> str:
             f"{params['constraint_e']:g}; mu_d = {params['mu_d']:g}")
 
 
+def _comparison_params(results) -> dict:
+    """The settings line of a {model: result} dict (the panel's results): as compare_methods'."""
+    d = _as_dict(results)
+    pen = next((r for m, r in d.items() if models.get(m).is_penalty), None)
+    con = next((r for m, r in d.items() if not models.get(m).is_penalty), None)
+    r0 = pen or con
+    sl = (pen or con).case.slope
+    return dict(case=r0.case.name, contact_law=sl.contact_law, contact_stiffness=sl.contact_stiffness,
+                contact_exponent=sl.contact_exponent, e=sl.e,
+                constraint_e=con.case.slope.e if con is not None else float("nan"),
+                mu_d=r0.case.coulomb.mu_d)
+
+
 def fig_method_comparison(comparison, models=COMPARISON_MODELS):
     """Constraint against continuous contact on one case, same mu_d: (a) theta(t) over the run,
     (b) the normal force N(t) and (c) the tip deformation u_y(L) over the first impact.
-    ``comparison``: the dict of :func:`flexlib.continuous.compare_methods`."""
-    res = {m: r for m, r in comparison["results"].items() if models is None or m in models}
+    ``comparison``: the dict of :func:`flexlib.continuous.compare_methods`, or a {model: result}
+    dict (the notebook's panel); ``models``: the models drawn (None: all)."""
+    if "results" in comparison:
+        results, params = comparison["results"], comparison["params"]
+    else:
+        results, params = comparison, _comparison_params(comparison)
+    res = {m: r for m, r in results.items() if models is None or m in models}
     fig, axs = plt.subplots(3, 1, figsize=(7.5, 9), constrained_layout=True)
     _shade_impacts(axs[0], res)
     _plot_series(axs[0], res, "theta")
@@ -392,9 +410,9 @@ def fig_method_comparison(comparison, models=COMPARISON_MODELS):
             ax.set_xlim(*w)
         _finish(ax, lab, title, legend=False)
     fig.suptitle(_title(res, "Contact constraint against continuous contact force"), fontsize=11)
-    _cnote(fig, _penalty_text(comparison["params"]) + ". The constraint models' N leaves out the "
-          "impulse of the velocity jump at impact onset; the continuous models have no jump, their "
-          "N carries the whole impact.")
+    _cnote(fig, _penalty_text(params) + ". The constraint models' N leaves out the "
+           "impulse of the velocity jump at impact onset; the continuous models have no jump, their "
+           "N carries the whole impact.")
     return fig
 
 

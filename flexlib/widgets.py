@@ -26,11 +26,11 @@ import time
 import ipywidgets as w
 from IPython.display import clear_output, display
 
-from . import models
+from . import models, penalty
 from .params import Case, paper_case
 from .simulate import SimulationError, canonical_model, simulate
 
-__all__ = ["panel", "Panel", "SLIDERS"]
+__all__ = ["panel", "Panel", "SLIDERS", "CHOICES"]
 
 _LIN, _LOG, _INT = w.FloatSlider, w.FloatLogSlider, w.IntSlider
 # name: (widget class, options, description with units).  Log sliders take exponents of 10.
@@ -52,6 +52,14 @@ SLIDERS = {
     "E": (_LOG, dict(min=9, max=12, step=0.05), "E [Pa]"),
     "rho": (_LIN, dict(min=500.0, max=10000.0, step=10.0), "ρ [kg/m³]"),
     "theta0": (_LIN, dict(min=0.2, max=1.5, step=0.01), "θ0 [rad]"),
+    # the continuous contact force models (penalty normal force, modified Coulomb friction)
+    "contact_stiffness": (_LOG, dict(min=6, max=11, step=0.25), "K [N/m^n]"),
+    "v0": (_LOG, dict(min=-6, max=-2, step=0.1), "v0 [m/s]"),
+    "v1": (_LOG, dict(min=-5, max=-1, step=0.1), "v1 [m/s]"),
+}
+# name: (choices, description): parameters with a few named values, shown as a drop-down list.
+CHOICES = {
+    "contact_law": (penalty.LAWS, "contact law [–]"),
 }
 _LABELS = {m: spec.label for m, spec in models.REGISTRY.items()}
 
@@ -61,6 +69,10 @@ def _param_value(case: Case, name: str):
 
 
 def _make_slider(name: str, value):
+    if name in CHOICES:
+        options, desc = CHOICES[name]
+        return w.Dropdown(options=list(options), value=value, description=desc,
+                          style={"description_width": "110px"}, layout=w.Layout(width="420px"))
     cls, opts, desc = SLIDERS[name]
     fmt = dict(readout_format=".2e") if cls is _LOG else {}
     return cls(value=value, description=desc, continuous_update=False, **opts, **fmt,
@@ -75,7 +87,7 @@ def _short(err: Exception, limit: int = 240) -> str:
 class Panel:
     """Sliders + model check-boxes + status + readout + plot.  Build it with :func:`panel`.
 
-    Attributes: ``sliders`` (name -> slider), ``checkboxes`` (model -> Checkbox), ``status``
+    Attributes: ``sliders`` (name -> slider, or drop-down list for the :data:`CHOICES`), ``checkboxes`` (model -> Checkbox), ``status``
     (HTML: "computing…", "ready …" or the error), ``readout`` (HTML table of key numbers),
     ``output`` (the plot), ``cache`` ({(model, case.key(), t_end): result or error}),
     ``simulate_fn`` (called as ``simulate_fn(case, model, t_end, **simulate_kwargs)``; replace it
@@ -95,9 +107,10 @@ class Panel:
         self.n_updates = 0
         self._held = 0
         self._dirty = False
-        unknown = [f for f in fields if f not in SLIDERS]
+        unknown = [f for f in fields if f not in SLIDERS and f not in CHOICES]
         if unknown:
-            raise ValueError(f"unknown panel field(s) {unknown}; valid fields: {', '.join(SLIDERS)}")
+            raise ValueError(f"unknown panel field(s) {unknown}; valid fields: "
+                             f"{', '.join([*SLIDERS, *CHOICES])}")
         self.sliders = {f: _make_slider(f, self.t_end if f == "t_end" else _param_value(self.case, f))
                         for f in fields}
         self.checkboxes = {m: w.Checkbox(value=True, description=_LABELS[m], indent=False,
@@ -197,7 +210,8 @@ class Panel:
     def describe(self) -> str:
         """One line: what the panel does (its sliders with units, its models, the case) and that
         it needs a running Python kernel.  Shown where the widgets cannot be (static viewers)."""
-        sliders = ", ".join(SLIDERS[f][2] for f in self.sliders) or "none"
+        sliders = ", ".join(CHOICES[f][1] if f in CHOICES else SLIDERS[f][2]
+                            for f in self.sliders) or "none"
         models = ", ".join(_LABELS[m] for m in self.checkboxes)
         span = "" if "t_end" in self.sliders else f", t = 0–{self.t_end:g} s"
         return (f"Interactive panel (case {self.case.name}{span}; models: {models}; sliders: {sliders}): "
@@ -219,7 +233,8 @@ class Panel:
 def panel(fields=("mu_d",), models=("frictionless",), case="3.2", t_end=0.75, plot=None, **kwargs):
     """Build the shared control panel (see the module docstring).
 
-    ``fields``: slider names from :data:`SLIDERS`; ``models``: model ids (one check-box each);
+    ``fields``: slider names from :data:`SLIDERS` and drop-down names from :data:`CHOICES`
+    (``contact_law``); ``models``: model ids (one check-box each);
     ``case``: a paper case name or a :class:`~flexlib.params.Case` (slider start values come
     from it); ``t_end`` [s] unless a ``t_end`` slider is among the fields; ``plot``: a function
     {model: result} -> Matplotlib figure.  Keyword arguments: ``results`` ({model: result} of
