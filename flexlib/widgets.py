@@ -87,7 +87,8 @@ def _short(err: Exception, limit: int = 240) -> str:
 class Panel:
     """Sliders + model check-boxes + status + readout + plot.  Build it with :func:`panel`.
 
-    Attributes: ``sliders`` (name -> slider, or drop-down list for the :data:`CHOICES`), ``checkboxes`` (model -> Checkbox), ``status``
+    Attributes: ``sliders`` (name -> slider, or drop-down list for the :data:`CHOICES`),
+    ``checkboxes`` (model -> Checkbox), ``status``
     (HTML: "computing…", "ready …" or the error), ``readout`` (HTML table of key numbers),
     ``output`` (the plot), ``cache`` ({(model, case.key(), t_end): result or error}),
     ``simulate_fn`` (called as ``simulate_fn(case, model, t_end, **simulate_kwargs)``; replace it
