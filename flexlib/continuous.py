@@ -221,17 +221,39 @@ def stiffness_study(Ks=(1e7, 1e8, 1e9, 1e10), models=CONTINUOUS_MODELS, case="3.
 
 
 def _window_slide(res, a, b):
-    """(s(b) - s(a) [m], path length int |v_t| dt [m], fraction of the samples in contact) of a
+    """(s(b) - s(a) [m], path length int |v_t| dt [m], fraction of the time in contact) of a
     run over [a, b]; s and v_t are the tip's position and velocity along the slope, in contact
     and in flight."""
     t = res.h["t"]
     k = (t >= a) & (t <= b)
     s = res.sample(np.array([a, b]), "s_all")
     c = res.h["mode"][k] > 0
-    frac = float(c.mean()) if c.size else 0.0
+    tk = t[k]
+    frac = float(np.diff(tk)[c[:-1] & c[1:]].sum() / (b - a)) if tk.size > 1 and b > a else 0.0
     v = np.abs(res.h["v_t_all"][k])                  # v_t in contact and in flight
     path = float(np.trapezoid(v, t[k])) if k.sum() > 1 else 0.0
     return float(s[1] - s[0]), path, frac
+
+
+def _window_contact(res, a, b):
+    """Over [a, b]: the first time the run is in contact [s] (NaN if never), s(b) - s(that time)
+    [m], the smallest |v_t| in contact [m/s], and the time [s] and path [m] in contact with
+    |v_t| < v1 (the ramp of the modified Coulomb law), and whether v_t changes sign in contact."""
+    t = res.h["t"]
+    k = np.flatnonzero((t >= a) & (t <= b) & (res.h["mode"] > 0))
+    if k.size < 2:
+        return dict(t_contact=math.nan, ds_contact=0.0, min_speed=math.nan, slow_time=0.0,
+                    slow_path=0.0, reverses=False)
+    tt = t[k]
+    v = np.abs(res.h["v_t_all"][k])
+    vm, dt = 0.5 * (v[:-1] + v[1:]), np.diff(tt)
+    inside = np.diff(k) == 1                     # consecutive samples: no flight between them
+    slow = inside & (vm < res.case.coulomb.v1)
+    s = res.sample(np.array([tt[0], b]), "s_all")
+    vt = res.h["v_t_all"][k]
+    return dict(t_contact=float(tt[0]), ds_contact=float(s[1] - s[0]), min_speed=float(v.min()),
+                slow_time=float(dt[slow].sum()), slow_path=float((vm * dt)[slow].sum()),
+                reverses=bool((vt > 0).any() and (vt < 0).any()))
 
 
 def creep_study(axial_modes: int = 1, t_end: float = 1.2, case="3.2", hybrid_e: float = 0.0,
@@ -251,11 +273,16 @@ def creep_study(axial_modes: int = 1, t_end: float = 1.2, case="3.2", hybrid_e: 
       its impact number, duration [s], the hybrid tip's displacement ``ds_hybrid`` = s(b) - s(a)
       [m] (0 up to the stick drift), and over the same times the continuous tip's ``ds_continuous``
       [m], its sliding path ``path_continuous`` = int |v_t| dt [m] and the fraction of the
-      interval it is in contact (``contact_continuous``; after the first impact the two runs meet
+      interval's time it is in contact (``contact_continuous``; after the first impact the two runs meet
       the slope at different times, so a later interval may find the continuous tip in flight);
+      and, over the part of the interval in which the continuous tip is in contact: how long after
+      ``a`` it is first in contact (``land_delay`` [s], NaN if never), its displacement from then
+      to ``b`` (``ds_continuous_contact`` [m]), its smallest |v_t| (``min_speed`` [m/s]) and the
+      time and path with |v_t| < v1 (``slow_time`` [s], ``slow_path`` [m]) and whether v_t changes
+      sign (``reverses``);
     * ``hybrid``: number of stick intervals, total stick time [s], largest |ds| in stick [m];
-    * ``overlap``: the stick intervals in which the continuous tip is in contact too (>= 90 % of
-      the samples): their number, total time [s], the continuous tip's total |ds| and sliding
+    * ``overlap``: the stick intervals in which the continuous tip is in contact too (for any part
+      of the interval): their number, total time [s], the continuous tip's total |ds| and sliding
       path over them [m];
     * ``continuous``: contact time [s]; time with |v_t| < v1 (the ramp of the law: less than the
       full friction) and with |v_t| <= v0 (no friction) [s]; the sliding path in those times [m]
@@ -270,9 +297,13 @@ def creep_study(axial_modes: int = 1, t_end: float = 1.2, case="3.2", hybrid_e: 
         for a, b in im["stick_intervals"]:
             ds_h, _, _ = _window_slide(hyb, a, b)
             ds_c, path_c, frac = _window_slide(con, a, b)
+            wc = _window_contact(con, a, b)
             rows.append(dict(a=float(a), b=float(b), impact=k, duration=float(b - a),
                              ds_hybrid=ds_h, ds_continuous=ds_c, path_continuous=path_c,
-                             contact_continuous=frac))
+                             contact_continuous=frac, land_delay=wc["t_contact"] - float(a),
+                             ds_continuous_contact=wc["ds_contact"], min_speed=wc["min_speed"],
+                             slow_time=wc["slow_time"], slow_path=wc["slow_path"],
+                             reverses=wc["reverses"]))
     # continuous model: time and sliding path at low tangential speed, in contact
     h = con.h
     c = h["mode"] > 0
@@ -290,7 +321,7 @@ def creep_study(axial_modes: int = 1, t_end: float = 1.2, case="3.2", hybrid_e: 
                 path=float((vm * dt)[mid_c].sum()), v0=float(v0), v1=float(v1))
     hyb_sum = dict(n_stick=len(rows), stick_time=float(sum(r["duration"] for r in rows)),
                    max_abs_ds=float(max((abs(r["ds_hybrid"]) for r in rows), default=0.0)))
-    both = [r for r in rows if r["contact_continuous"] >= 0.9]
+    both = [r for r in rows if r["contact_continuous"] > 0.0]
     overlap = dict(n_intervals=len(both), time=float(sum(r["duration"] for r in both)),
                    abs_ds=float(sum(abs(r["ds_continuous"]) for r in both)),
                    path=float(sum(r["path_continuous"] for r in both)))

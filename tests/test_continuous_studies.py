@@ -115,9 +115,12 @@ def test_creep_study_stick_against_creep(creep):
     first = rows[0]
     assert first["impact"] == 1 and 0.339 < first["a"] < first["b"] < 0.341
     assert abs(first["ds_hybrid"]) < 1e-9                             # stuck: s constant
-    assert first["contact_continuous"] > 0.9                          # both in contact
+    assert 0.5 < first["contact_continuous"] <= 1.0                   # both in contact, mostly
+    assert 0.0 <= first["land_delay"] < first["duration"]
     assert abs(first["ds_continuous"]) > 1e-6                         # the continuous tip moves
     assert first["path_continuous"] >= abs(first["ds_continuous"]) * 0.99
+    # it does not come to rest: below v1 for a small part of the interval only
+    assert first["slow_time"] < 0.5 * first["duration"] and first["min_speed"] > 0.0
     assert creep["overlap"]["n_intervals"] >= 1
     c = creep["continuous"]
     assert 0 <= c["no_friction_time"] <= c["slow_time"] <= c["contact_time"]
