@@ -31,8 +31,11 @@ $$N = K\,\delta^n \left(1 + D(e)\,\frac{\dot\delta}{\dot\delta_{in}}\right),\qqu
 
 where $\dot\delta_{in}$ is the approach speed at the start of the contact and $D(e)$ the hysteresis
 damping that takes out the energy a restitution $e$ asks for: $D = 3(1-e)/2$ (Hunt & Crossley
-1975), $3(1-e^2)/4$ (Lankarani & Nikravesh 1990, for $e \gtrsim 0.7$), $8(1-e)/(5e)$ (Flores et
-al. 2011, for any $0 < e \le 1$). The friction needs no stick state: the **modified Coulomb law**
+1975), $3(1-e^2)/4$ (Lankarani & Nikravesh 1990), $8(1-e)/(5e)$ (Flores et al. 2011, defined for
+$0 < e \le 1$). A rigid point mass dropped on the slope with $n = 1.5$ rebounds with 0.47 at
+$e = 0.5$ under the Flores law, but with 0.66 (Hunt & Crossley) and 0.73 (Lankarani & Nikravesh):
+the latter two are meant for $e$ near 1 ([flexlib.penalty](../flexlib/penalty.py) lists the
+measured values). The friction needs no stick state: the **modified Coulomb law**
 (Ambrósio 2002) ramps the coefficient from 0 at $|v_t| = v_0$ to $\mu_d$ at $|v_t| = v_1$,
 
 $$F_t = -c_d(|v_t|)\,\mu_d\,N\,\mathrm{sgn}(v_t),\qquad
@@ -51,8 +54,8 @@ This notebook compares them with the paper's models on case 3.2.
   layer); the stiffness study below shows how much, and what, depends on K.
 * the Flores law with $e = 0.5$: the paper's constraint method uses $e = 0$, which has **no penalty
   equivalent** ($D(e) = 8(1-e)/(5e)$ is unbounded at $e = 0$, and the other laws are not meant for
-  small $e$), so the continuous models run with $e = 0.5$, a mid-range restitution inside the Flores
-  law's range of validity. The constraint models keep the paper's $e = 0$.
+  small $e$), so the continuous models run with $e = 0.5$, a mid-range restitution that the Flores
+  law reproduces within 0.03 (the point-mass test above). The constraint models keep the paper's $e = 0$.
 * `v_zeno` = 0.01 m/s floors $\dot\delta_{in}$ in the damping term: a grazing contact
   ($\dot\delta_{in} \to 0$) would make the damping coefficient $K\delta^n D/\dot\delta_{in}$ unbounded
   and the equations arbitrarily stiff; with the floor a slow approach is damped like one at
