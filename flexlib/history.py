@@ -433,8 +433,8 @@ def _episodes(h, jumps, seg_info, log):
     has_ss = (n_ss[i1] - n_ss[i0]) > 0
     W_f, W_N, W_d, E = h["W_f"], h["W_N"], h["W_d"], h["E"]
     # the clipped pull of a penalty law, integrated over time (trapezoidal rule on the samples)
-    clip = h["N_clipped"]
-    clip_cum = np.concatenate(([0.0], np.cumsum(0.5 * (clip[1:] + clip[:-1]) * np.diff(t))))
+    clip_cum = _cumulative_integral(t, h["N_clipped"])
+    N_cum = _cumulative_integral(t, h["N"])
     Wnd = h["W_N_dissipated"]
     cols = dict(
         t_start=t_s, t_end=t_e, duration=t_e - t_s,
@@ -445,6 +445,7 @@ def _episodes(h, jumps, seg_info, log):
         damping_work=W_d[k_after] - W_d[k_before], min_painleve_margin=min_margin,
         max_cond_S=max_cond, max_penetration=over(np.maximum, h["penetration"]),
         clipped_impulse=clip_cum[k_after] - clip_cum[k_before],
+        force_impulse=N_cum[k_after] - N_cum[k_before],
         normal_dissipation=Wnd[k_after] - Wnd[k_before])
     cols = {k: v.tolist() for k, v in cols.items()}
     eps = []
@@ -470,6 +471,7 @@ def _episodes(h, jumps, seg_info, log):
             friction_work=cols["friction_work"][i], normal_work=cols["normal_work"][i],
             damping_work=cols["damping_work"][i], max_penetration=cols["max_penetration"][i],
             clipped_impulse=cols["clipped_impulse"][i],
+            normal_impulse=j["impulse"] + cols["force_impulse"][i],
             normal_dissipation=cols["normal_dissipation"][i],
             stick_intervals=[(iv["t0"], iv["t1"]) for iv in ints if iv["kind"] == "stick"],
             slip_intervals=[(iv["t0"], iv["t1"], iv["dir"]) for iv in ints if iv["kind"] == "slip"],
@@ -479,6 +481,12 @@ def _episodes(h, jumps, seg_info, log):
             micro=te <= ts, zeno_jumps=int(bool(j.get("zeno"))),
             **selection_counts(log.selections[sel_a[i]:sel_b[i]])))
     return eps
+
+
+def _cumulative_integral(t, x):
+    """The running trapezoidal integral of the samples x(t) (0 at the first sample; a repeated
+    time, as at a velocity jump, adds nothing)."""
+    return np.concatenate(([0.0], np.cumsum(0.5 * (x[1:] + x[:-1]) * np.diff(t))))
 
 
 def _clusters(episodes, t_cluster):
@@ -506,6 +514,7 @@ def _clusters(episodes, t_cluster):
             normal_dissipation=sum(e["normal_dissipation"] for e in g),
             max_penetration=max(e["max_penetration"] for e in g),
             clipped_impulse=sum(e["clipped_impulse"] for e in g),
+            normal_impulse=sum(e["normal_impulse"] for e in g),
             stick_intervals=[iv for e in g for iv in e["stick_intervals"]],
             slip_intervals=[iv for e in g for iv in e["slip_intervals"]],
             n_stick_tests=sum(e["n_stick_tests"] for e in g),

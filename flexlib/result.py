@@ -162,7 +162,7 @@ class SimulationResult:
                 "energy_lost", "v_n_minus", "v_t_minus", "v_t_plus", "impulse", "stick_intervals",
                 "slip_intervals", "n_stick_tests", "n_stick_drift", "max_stick_ratio",
                 "min_painleve_margin", "max_cond_S", *SELECTION_KEYS, "zeno_jumps",
-                "max_penetration", "normal_dissipation", "clipped_impulse")
+                "max_penetration", "normal_dissipation", "clipped_impulse", "normal_impulse")
         return _jsonable(dict(
             case=self.case.name, model=self.model, flexlib_version=self.version,
             params=self.case.as_dict(), success=self.success, message=self.message,

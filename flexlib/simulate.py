@@ -732,7 +732,9 @@ def simulate(case="3.2", model: str = "frictionless", t_end: float = 2.0, *,
     ``case`` is a :class:`~flexlib.params.Case` or a paper case name (``"3.1"``/``"A"``,
     ``"3.2"``/``"B"``); ``overrides`` are flat parameter changes (``mu_d=0.45, n_modes=4``).
     ``model`` is one of ``free`` (no slope), ``frictionless``, ``hybrid_coulomb``,
-    ``hybrid_lugre``, ``lugre`` (hyphens accepted).  ``hub_motion`` (model ``free`` only) is a
+    ``hybrid_lugre``, ``lugre`` (the paper's contact-constraint method), ``continuous_coulomb``,
+    ``continuous_lugre`` (the continuous contact force method: set ``e`` > 0 for the default law,
+    ``contact_law="flores"``), or a model registered in :mod:`flexlib.models` (hyphens accepted).  ``hub_motion`` (model ``free`` only) is a
     function t -> (theta, theta', theta'') that prescribes the hub angle.  ``progress``, if
     given, is called as ``progress(t, t_end)`` [s] before every phase of the run (see
     :meth:`Simulator.run`).
