@@ -77,7 +77,7 @@ class KernelArrays(NamedTuple):
     T3r: np.ndarray     # (N*N, N) T3 flattened, T3r[i*N+j, k] = T3[i, j, k]
     T3tr: np.ndarray    # (N*N, N) T3 with its last two axes swapped, flattened
     T4r: np.ndarray     # (N*N, N*N) T4[i, j, k, l] at [i*N+j, k*N+l]
-    T4pr: np.ndarray    # (N*N, N*N) T4 with axes 1, 2 swapped (T4'), flattened
+    T4pr: np.ndarray    # (N*N, N*N) T4 with axes 1, 2 swapped, flattened: T4' of mass_forces_into
     Hbar: np.ndarray    # (N, N) int rho S H
     Sbar: np.ndarray    # (N,) int rho S Phi
     C: np.ndarray       # (N, N) modal damping
