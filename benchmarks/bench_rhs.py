@@ -52,7 +52,7 @@ STATES = (  # label, model, mode wanted, t_end of the recording run
 def _loop_phase_eval(n, t, y, mode, model, mult, par, arrs):
     acc = 0.0
     for i in range(n):
-        dy, out = kernel.phase_eval(t, y, mode, model, mult, par, *arrs)
+        dy, out = kernel.phase_eval(t, y, mode, model, mult, par, arrs)
         acc += dy[y.shape[0] // 2] + out[0]
     return acc
 
@@ -63,7 +63,7 @@ def _loop_phase_eval(n, t, y, mode, model, mult, par, arrs):
 def _loop_phase_eval_into(n, t, y, mode, model, mult, par, arrs, W, Mw, Xw, dy, out):
     acc = 0.0
     for i in range(n):
-        kernel.phase_eval_into(t, y, mode, model, mult, par, *arrs, W, Mw, Xw, dy, out, False)
+        kernel.phase_eval_into(t, y, mode, model, mult, par, arrs, W, Mw, Xw, dy, out, False)
         acc += dy[y.shape[0] // 2] + out[0]
     return acc
 
@@ -147,21 +147,22 @@ def rhs_costs(n_modes=3, loops=100_000, repeat=7, python_loops=20_000, states=No
         nb_pe_alloc = _median_time(lambda: _loop_phase_eval(loops, *args), repeat) / loops
         nb_pe = nb_pe_alloc
         if hasattr(kernel, "phase_eval_into"):
-            args_into = args + (*kernel.work_arrays(y, arrs[19]), np.empty_like(y),
+            args_into = args + (*kernel.work_arrays(arrs), np.empty_like(y),
                                 np.empty(kernel.NOUT))
             _loop_phase_eval_into(10, *args_into)
             nb_pe = _median_time(lambda: _loop_phase_eval_into(loops, *args_into), repeat) / loops
         nd = sim.nd
         q, qd = y[:nd].copy(), y[nd:2 * nd].copy()
-        a11 = tuple(arrs[:11])
+        a11 = (arrs.M2, arrs.M2mD, arrs.S_y, arrs.K2, arrs.T3r, arrs.T3tr, arrs.T4r, arrs.T4pr,
+               arrs.Hbar, arrs.Sbar, arrs.C)     # the tensor route's arrays
         _loop_mass_forces(10, q, qd, par, a11)
         nb_mf = _median_time(lambda: _loop_mass_forces(loops, q, qd, par, a11), repeat) / loops
         nb_quad = float("nan")
-        if hasattr(kernel, "mass_forces_quad") and len(arrs) >= 20:
+        if hasattr(kernel, "mass_forces_quad"):
             # the generic quadrature route (used by flexlib only with axial modes):
             # O(K N^2) with K = max(40, 8 N) Gauss nodes, against O(N^4) for the tensor route
-            qa = (q, qd, par, sim.beam.n, arrs[3], arrs[10], arrs[13], arrs[14], arrs[15], arrs[16],
-                  arrs[17], arrs[18])
+            qa = (q, qd, par, sim.beam.n, arrs.K2, arrs.C, arrs.xk, arrs.wk, arrs.Phik, arrs.Hk,
+                  arrs.Psik, arrs.KA)
             _loop_mass_forces_quad(10, *qa)
             nb_quad = _median_time(lambda: _loop_mass_forces_quad(loops, *qa), repeat) / loops
         pe = kernel.phase_eval
@@ -169,7 +170,7 @@ def rhs_costs(n_modes=3, loops=100_000, repeat=7, python_loops=20_000, states=No
 
         def py_loop():
             for _ in range(python_loops):
-                pe(t, y, mode, model, mult, par, *arrs)
+                pe(t, y, mode, model, mult, par, arrs)
         py_pe = _median_time(py_loop, repeat) / python_loops
         rhs = sim.rhs_for(d)
 

@@ -25,18 +25,18 @@ import math
 import numpy as np
 
 from . import kernel
+from .kernel import KernelArrays
 from .layout import pack_params
 from .modes import ModalIntegrals, axial_shapes, coupling_shape, mode_shapes, modal_integrals
 from .params import BeamParams
 
-__all__ = ["BeamModel", "rotation"]
+__all__ = ["BeamModel", "KernelArrays", "rotation"]
 
 _IT = np.array([[0.0, -1.0], [1.0, 0.0]])   # the planar 90 degree rotation I~
 
-# The modal data handed to the kernel (:meth:`BeamModel.kernel_arrays`), in order.
-KERNEL_ARRAY_NAMES = ("M2", "M2mD", "S_y", "K2", "T3r", "T3tr", "T4r", "T4pr", "Hbar", "Sbar", "C",
-                      "Phi_L", "H_L", "xk", "wk", "Phik", "Hk", "Psik", "KA", "Psi_L")
-KERNEL_TIP_ARRAYS = tuple(KERNEL_ARRAY_NAMES.index(n) for n in ("Phi_L", "H_L", "Psi_L"))
+# The names of the modal data handed to the kernel (:meth:`BeamModel.kernel_arrays`, a
+# :class:`flexlib.kernel.KernelArrays`).
+KERNEL_ARRAY_NAMES = KernelArrays._fields
 
 
 def rotation(theta: float) -> np.ndarray:
@@ -61,23 +61,25 @@ class BeamModel:
         self._kernel_arrays = None
 
     # ------------------------------------------------------------------ hot path
-    def kernel_arrays(self) -> tuple:
-        """The modal data in the layout of the compiled kernel (:mod:`flexlib.kernel`): the
-        tensor route's arrays (M2, M2 - D, S_y, K2, T3 and T4 flattened, Hbar, Sbar, C), the tip
-        values (Phi_L, H_L), and the quadrature route's (nodes, weights x rho S, Phi, H, Psi,
-        K_A) and Psi_L, named in :data:`KERNEL_ARRAY_NAMES`.  Built once per model."""
+    def kernel_arrays(self) -> KernelArrays:
+        """The modal data in the layout of the compiled kernel (:mod:`flexlib.kernel`), a
+        :class:`~flexlib.kernel.KernelArrays`: the tensor route's arrays (M2, M2 - D, S_y, K2,
+        T3 and T4 flattened, Hbar, Sbar, C), the tip values (Phi_L, H_L), and the quadrature
+        route's (nodes, weights x rho S, Phi, H, Psi, K_A) and Psi_L.  Built once per model."""
         if self._kernel_arrays is None:
             mi = self.mi
             n = mi.n
             c = np.ascontiguousarray
-            self._kernel_arrays = (
-                c(mi.M2), c(mi.M2 - mi.D), c(mi.S_y), c(mi.K2), c(mi.T3.reshape(n * n, n)),
-                c(mi.T3.transpose(0, 2, 1).reshape(n * n, n)), c(mi.T4.reshape(n * n, n * n)),
-                c(mi.T4.transpose(0, 2, 1, 3).reshape(n * n, n * n)), c(mi.Hbar), c(mi.Sbar),
-                c(mi.C), c(mi.Phi_L), c(mi.H_L),
+            self._kernel_arrays = KernelArrays(
+                M2=c(mi.M2), M2mD=c(mi.M2 - mi.D), S_y=c(mi.S_y), K2=c(mi.K2),
+                T3r=c(mi.T3.reshape(n * n, n)), T3tr=c(mi.T3.transpose(0, 2, 1).reshape(n * n, n)),
+                T4r=c(mi.T4.reshape(n * n, n * n)),
+                T4pr=c(mi.T4.transpose(0, 2, 1, 3).reshape(n * n, n * n)), Hbar=c(mi.Hbar),
+                Sbar=c(mi.Sbar), C=c(mi.C), Phi_L=c(mi.Phi_L), H_L=c(mi.H_L),
                 # generic quadrature route, used only with axial modes (an extension beyond the paper)
-                c(mi.x), c(mi.w * mi.rhoS), c(mi.Phi), c(mi.H.reshape(len(mi.x), n * n)),
-                c(mi.Psi), c(mi.K_A), c(mi.Psi_L))
+                xk=c(mi.x), wk=c(mi.w * mi.rhoS), Phik=c(mi.Phi),
+                Hk=c(mi.H.reshape(len(mi.x), n * n)), Psik=c(mi.Psi), KA=c(mi.K_A),
+                Psi_L=c(mi.Psi_L))
         return self._kernel_arrays
 
     def kernel_params(self, tau_d: float | None = None) -> np.ndarray:
@@ -96,7 +98,7 @@ class BeamModel:
         """
         c = np.ascontiguousarray
         return kernel.mass_forces_any(c(q, dtype=float), c(qd, dtype=float),
-                                      self.kernel_params(tau_d), *self.kernel_arrays())
+                                      self.kernel_params(tau_d), self.kernel_arrays())
 
     def mass_matrix(self, q) -> np.ndarray:
         """M(q), eqs (13)-(15) (S_y = int rho S x Phi^T dx: eq (20) misses the x).  Symmetric positive

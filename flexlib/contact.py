@@ -69,11 +69,10 @@ class TipContact:
 def tip_contact(beam: BeamModel, slope: Slope, q, qd) -> TipContact:
     """Gap, tangential coordinate, their rates, Jacobians and velocity-product terms of the tip
     (eqs (23)-(32), (49)-(58)), by the simulator's compiled code."""
-    mi = beam.mi
     c = np.ascontiguousarray
     g, s, v_n, v_t, Pq, Gq, gn, gt = kernel.tip_kinematics(
-        c(q, dtype=float), c(qd, dtype=float), slope.kernel_params(mi.L), c(mi.Phi_L),
-        c(mi.H_L), c(mi.Psi_L))
+        c(q, dtype=float), c(qd, dtype=float), slope.kernel_params(beam.mi.L),
+        beam.kernel_arrays())
     return TipContact(gap=float(g), s=float(s), v_n=float(v_n), v_t=float(v_t), Psi_q=Pq,
                       Gamma_q=Gq, gamma_n=float(gn), gamma_t=float(gt))
 

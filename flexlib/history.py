@@ -96,7 +96,7 @@ def _phase_outputs(sim, t, Y, segs, seg, seg_mode):
         seg_disc = np.array([(d.dir, d.s_star, d.v_in) for (_s, d, _nj) in segs], dtype=float)
         return sim._kern.phase_eval_samples(t, Y, seg_mode[seg], seg_disc[seg],
                                             sim._model_code, sim._mult_code, sim._par0,
-                                            *sim._arrs)
+                                            sim._arrs)
     nd = sim.nd
     O = np.full((len(t), NOUT), np.nan)
     O[:, O_N] = 0.0

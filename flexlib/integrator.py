@@ -145,10 +145,7 @@ for _i, _j, _v in (
 # ---------------------------------------------------------------- compiled core
 def _rhs(t, y, mode, model, mult, par, arrs, ws, dy, out):
     """dy/dt into ``dy`` and the phase outputs into ``out`` (``ws``: the kernel's work arrays)."""
-    _phase_eval_into(t, y, mode, model, mult, par, arrs[0], arrs[1], arrs[2], arrs[3], arrs[4],
-                     arrs[5], arrs[6], arrs[7], arrs[8], arrs[9], arrs[10], arrs[11], arrs[12],
-                     arrs[13], arrs[14], arrs[15], arrs[16], arrs[17], arrs[18], arrs[19],
-                     ws[0], ws[1], ws[2], dy, out, False)
+    _phase_eval_into(t, y, mode, model, mult, par, arrs, ws[0], ws[1], ws[2], dy, out, False)
 
 
 def _put(dst, src):
@@ -375,10 +372,10 @@ def _dense_coefficients(K, y, y_new, f_new, h, full, Fn):
 # cache); the pure arithmetic (error norm, event sign changes, dense coefficients) is split out.
 def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max_step, first_step,
                     active, direction, epar, eoff, max_steps, dense):
-    """Integrate dy/dt = phase_eval(t, y, mode, model, mult, par, *arrs)[0] from t0 to t_end.
+    """Integrate dy/dt = phase_eval(t, y, mode, model, mult, par, arrs)[0] from t0 to t_end.
 
-    ``arrs`` is the tuple of the 20 kernel arrays (``Simulator._arrs``); ``atol`` an array (ny,);
-    ``first_step <= 0`` selects the initial step like scipy; ``active`` (bool, NEV) and
+    ``arrs`` is the modal data, a :class:`flexlib.kernel.KernelArrays` (``Simulator._arrs``);
+    ``atol`` an array (ny,); ``first_step <= 0`` selects the initial step like scipy; ``active`` (bool, NEV) and
     ``direction`` (float, NEV) choose the terminal events among ``kernel.EVENT_NAMES``; ``epar``
     is the event parameter vector of :func:`flexlib.kernel.event_values` and ``eoff`` (NEV)
     offsets subtracted from its values (event i watches ``event_values(out, epar)[i] =
@@ -420,7 +417,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     out = np.empty(_NOUT)
     g = np.empty(_NEV)
     g_new = np.empty(_NEV)
-    ws = _work_arrays(y0, arrs[19])
+    ws = _work_arrays(arrs)
     scr = (np.empty(ny), np.empty(_NOUT), np.empty(_NEV))     # scratch of _event_at
     y_event = np.empty(ny)
     for k in range(ny):
@@ -728,10 +725,11 @@ def _vec(a):
 
 
 def _kernel_arrays(arrs):
-    """The 20 kernel arrays as writable C-contiguous float64 arrays (checked once per tuple)."""
+    """The modal data as a :class:`flexlib.kernel.KernelArrays` of writable C-contiguous float64
+    arrays (checked once per object)."""
     if arrs is _ARRS_SEEN[0]:
         return _ARRS_SEEN[1]
-    ok = tuple(np.require(a, float, ("C", "W")) for a in arrs)
+    ok = kernel.KernelArrays._make(np.require(a, float, ("C", "W")) for a in arrs)
     _ARRS_SEEN[0], _ARRS_SEEN[1] = arrs, ok
     return ok
 

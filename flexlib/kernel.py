@@ -24,6 +24,14 @@ has Na > 0 entries, q = [theta, B (N), C (Na)] and M, Q come from the generic qu
 (:func:`mass_forces_quad`, loops over the Gauss nodes ``xk`` with weights ``wk``
 = w rho S); with Na = 0 the arrays are empty and the tensor path above is used unchanged.
 
+Arguments: the modal data of the beam travel as one :class:`KernelArrays` (a named tuple of 20
+arrays, ``arrs``), which the compiled entry points (:func:`phase_eval_into`, :func:`phase_eval`,
+:func:`phase_eval_samples`, :func:`mass_forces_any`, :func:`tip_kinematics`, :func:`tip_gap`,
+:func:`work_arrays`) read by field name; N = ``len(arrs.Phi_L)`` and Na = ``len(arrs.Psi_L)``
+fix nd = 1 + N + Na and the state length 2 nd + 5.  The helpers that state the formulas
+(:func:`mass_forces_into`, :func:`mass_forces_quad_into`, :func:`_tip_into`, ...) take the
+arrays they use as explicit arguments.
+
 Codes: mode FREE=0, CONTACT=1, STICK=2, SLIP=3; mult coupled=0, printed=1.  The ``model``
 argument is the law code of the model's registry entry (:attr:`flexlib.models.ModelSpec.kernel_code`):
 :data:`~flexlib.models.LAW_NO_CONTACT`, ``LAW_FRICTIONLESS``, ``LAW_COULOMB``, ``LAW_LUGRE``.  A
@@ -42,6 +50,7 @@ import hashlib
 import math
 import os
 import types
+from typing import NamedTuple
 
 import numpy as np
 
@@ -54,6 +63,34 @@ from .layout import (DISC_SLOTS, NOUT, NPAR, O_COND, O_F, O_GAP, O_MARGIN, O_MU,
 from .models import (LAW_COULOMB, LAW_CUSTOM, LAW_FRICTIONLESS, LAW_LUGRE, LAW_NO_CONTACT,
                      LAW_PENALTY, LAW_PENALTY_LUGRE, LAW_PENALTY_MOD_COULOMB)
 from .penalty import normal_force
+
+
+class KernelArrays(NamedTuple):
+    """The modal data of a beam model in the layout of this kernel (built by
+    :meth:`flexlib.beam.BeamModel.kernel_arrays`): C-contiguous float64 arrays, N bending modes,
+    Na axial modes, K quadrature nodes.  The compiled entry points take it as one argument and
+    read its fields by name (numba compiles ``arrs.Psi_L`` to a constant index)."""
+    M2: np.ndarray      # (N, N) int rho S Phi Phi^T
+    M2mD: np.ndarray    # (N, N) M2 - D, D = int rho S x H
+    S_y: np.ndarray     # (N,) int rho S x Phi
+    K2: np.ndarray      # (N, N) int EI Phi'' Phi''^T
+    T3r: np.ndarray     # (N*N, N) T3 flattened, T3r[i*N+j, k] = T3[i, j, k]
+    T3tr: np.ndarray    # (N*N, N) T3 with its last two axes swapped, flattened
+    T4r: np.ndarray     # (N*N, N*N) T4[i, j, k, l] at [i*N+j, k*N+l]
+    T4pr: np.ndarray    # (N*N, N*N) T4 with axes 1, 2 swapped, flattened: T4' of mass_forces_into
+    Hbar: np.ndarray    # (N, N) int rho S H
+    Sbar: np.ndarray    # (N,) int rho S Phi
+    C: np.ndarray       # (N, N) modal damping
+    Phi_L: np.ndarray   # (N,) bending shapes at the tip
+    H_L: np.ndarray     # (N, N) coupling shape at the tip
+    # the generic quadrature route (used only with axial modes, Na > 0)
+    xk: np.ndarray      # (K,) nodes [m]
+    wk: np.ndarray      # (K,) weights x rho S
+    Phik: np.ndarray    # (K, N) bending shapes at the nodes
+    Hk: np.ndarray      # (K, N*N) coupling shapes at the nodes, row-major
+    Psik: np.ndarray    # (K, Na) axial shapes at the nodes
+    KA: np.ndarray      # (Na, Na) axial stiffness
+    Psi_L: np.ndarray   # (Na,) axial shapes at the tip (empty without axial modes)
 
 
 def mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
@@ -257,13 +294,14 @@ def mass_forces_quad(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA):
     return M, Q
 
 
-def mass_forces_any(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C, Phi_L, H_L,
-                    xk, wk, Phik, Hk, Psik, KA, Psi_L):
-    """M, Q from the full kernel-array list: the tensor path without axial modes, else quadrature."""
-    na = Psi_L.shape[0]
-    if na > 0:
-        return mass_forces_quad(q, qd, par, Phi_L.shape[0], K2, C, xk, wk, Phik, Hk, Psik, KA)
-    return mass_forces(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C)
+def mass_forces_any(q, qd, par, arrs):
+    """M, Q from the modal data ``arrs`` (a :class:`KernelArrays`): the tensor path without axial
+    modes, else quadrature."""
+    if arrs.Psi_L.shape[0] > 0:
+        return mass_forces_quad(q, qd, par, arrs.Phi_L.shape[0], arrs.K2, arrs.C, arrs.xk,
+                                arrs.wk, arrs.Phik, arrs.Hk, arrs.Psik, arrs.KA)
+    return mass_forces(q, qd, par, arrs.M2, arrs.M2mD, arrs.S_y, arrs.K2, arrs.T3r, arrs.T3tr,
+                       arrs.T4r, arrs.T4pr, arrs.Hbar, arrs.Sbar, arrs.C)
 
 
 def _solve_into(M, X, m):
@@ -393,16 +431,15 @@ def _tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
             gam_n, gam_t)
 
 
-def work_arrays(y, Psi_L):
-    """The work arrays ``(W, Mw, Xw)`` of :func:`phase_eval_into` for the state vector ``y``."""
-    nd = (y.shape[0] - 5) // 2
-    n = nd - 1 - Psi_L.shape[0]
+def work_arrays(arrs):
+    """The work arrays ``(W, Mw, Xw)`` of :func:`phase_eval_into` for the model of the modal data
+    ``arrs`` (a :class:`KernelArrays`: nd = 1 + N + Na from its tip values Phi_L, Psi_L)."""
+    n = arrs.Phi_L.shape[0]
+    nd = 1 + n + arrs.Psi_L.shape[0]
     return np.empty((14, max(n * n, nd))), np.empty((nd, nd)), np.empty((nd, 3))
 
 
-def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar,
-                    Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L, W, Mw, Xw, dy, out,
-                    want_T):
+def phase_eval_into(t, y, mode, model, mult, par, arrs, W, Mw, Xw, dy, out, want_T):
     """dy/dt of the phase ``mode`` and the algebraic outputs at (t, y), written into ``dy`` and
     ``out``; returns the kinetic energy T = q'^T M q' / 2 if ``want_T``, else 0.
 
@@ -411,27 +448,28 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
     H_L B, rows 8, 9 the tip rows Psi_q, Gamma_q, row 10 Q, rows 11-13 the work space of
     :func:`mass_forces_quad_into` (axial modes); Mw = M (destroyed by the solve), Xw = [Q | Psi_q |
     Gamma_q] and then M^-1 of it.  There are no shape checks on this hot path (numba does not
-    bounds-check): the work arrays must come from ``work_arrays(y, Psi_L)``, ``dy`` must have
-    y's length and ``out`` NOUT entries."""
-    nd = (y.shape[0] - 5) // 2
-    na = Psi_L.shape[0]
-    n = nd - 1 - na
+    bounds-check): the work arrays must come from ``work_arrays(arrs)``, ``y`` and ``dy`` must have
+    the model's length 2 nd + 5 and ``out`` NOUT entries."""
+    n = arrs.Phi_L.shape[0]
+    na = arrs.Psi_L.shape[0]
+    nd = 1 + n + na
     iz = 2 * nd
     for k in range(NOUT):
         out[k] = np.nan
     Qw = W[10]
     if na > 0:
-        mass_forces_quad_into(y[:nd], y[nd:2 * nd], par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W,
-                              Mw, Qw)
+        mass_forces_quad_into(y[:nd], y[nd:2 * nd], par, n, arrs.K2, arrs.C, arrs.xk, arrs.wk,
+                              arrs.Phik, arrs.Hk, arrs.Psik, arrs.KA, W, Mw, Qw)
     else:
-        mass_forces_into(y[:nd], y[nd:2 * nd], par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar,
-                         Sbar, C, W, Mw, Qw)
+        mass_forces_into(y[:nd], y[nd:2 * nd], par, arrs.M2, arrs.M2mD, arrs.S_y, arrs.K2,
+                         arrs.T3r, arrs.T3tr, arrs.T4r, arrs.T4pr, arrs.Hbar, arrs.Sbar, arrs.C,
+                         W, Mw, Qw)
     T = 0.0
     if want_T:
         T = 0.5 * _quad_at(Mw, y, nd, nd)
     for k in range(y.shape[0]):
         dy[k] = 0.0
-    dy[iz + Y_WD] = _quad_at(C, y, nd + 1, n)
+    dy[iz + Y_WD] = _quad_at(arrs.C, y, nd + 1, n)
     dy[iz + Y_WTAU] = par[P_TAU] * y[nd]
     for i in range(nd):
         dy[i] = y[nd + i]
@@ -446,8 +484,9 @@ def phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, 
     # ---- tip contact kinematics (eqs (23)-(32), (49)-(58)); gamma_n, gamma_t only in contact
     Pq = W[8, :nd]
     Gq = W[9, :nd]
-    gap, sc, v_n, v_t, gam_n, gam_t = _tip_into(y[:nd], y[nd:2 * nd], par, Phi_L, H_L, Psi_L,
-                                                W[7], Pq, Gq, mode != 0 and model < LAW_PENALTY)
+    gap, sc, v_n, v_t, gam_n, gam_t = _tip_into(y[:nd], y[nd:2 * nd], par, arrs.Phi_L, arrs.H_L,
+                                                arrs.Psi_L, W[7], Pq, Gq,
+                                                mode != 0 and model < LAW_PENALTY)
     for i in range(nd):
         Xw[i, 1] = Pq[i]
         Xw[i, 2] = Gq[i]
@@ -599,35 +638,27 @@ def _stick_solve(gam_t, v_t, sc, chi, beta, s_star, r1, s11, Pq, Gq, Xw, nd, mul
     return N, F
 
 
-def phase_eval(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar,
-               Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L):
+def phase_eval(t, y, mode, model, mult, par, arrs):
     """dy/dt of the phase ``mode`` and the algebraic outputs ``out`` at (t, y): (dy, out)."""
-    W, Mw, Xw = work_arrays(y, Psi_L)
+    W, Mw, Xw = work_arrays(arrs)
     dy = np.empty(y.shape[0])
     out = np.empty(NOUT)
-    phase_eval_into(t, y, mode, model, mult, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar,
-                    Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L, W, Mw, Xw, dy, out,
-                    False)
+    phase_eval_into(t, y, mode, model, mult, par, arrs, W, Mw, Xw, dy, out, False)
     return dy, out
 
 
-def _samples_into(ts, Y, modes, discs, model, mult, p, M2, M2mD, S_y, K2, T3r, T3tr,
-                  T4r, T4pr, Hbar, Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L, y, dy,
-                  W, Mw, Xw, outs, T):
+def _samples_into(ts, Y, modes, discs, model, mult, p, arrs, y, dy, W, Mw, Xw, outs, T):
     """The loop of :func:`phase_eval_samples` (allocation-free; ``p`` is a copy of par)."""
     for k in range(ts.shape[0]):
         for j in range(discs.shape[1]):
             p[DISC_SLOTS[j]] = discs[k, j]
         for j in range(y.shape[0]):
             y[j] = Y[k, j]
-        T[k] = phase_eval_into(ts[k], y, modes[k], model, mult, p, M2, M2mD, S_y, K2, T3r, T3tr,
-                               T4r, T4pr, Hbar, Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA,
-                               Psi_L, W, Mw, Xw, dy, outs[k], True)
+        T[k] = phase_eval_into(ts[k], y, modes[k], model, mult, p, arrs, W, Mw, Xw, dy, outs[k],
+                               True)
 
 
-def phase_eval_samples(ts, Y, modes, discs, model, mult, par, M2, M2mD, S_y, K2, T3r,
-                       T3tr, T4r, T4pr, Hbar, Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA,
-                       Psi_L):
+def phase_eval_samples(ts, Y, modes, discs, model, mult, par, arrs):
     """``out`` and the kinetic energy at every row of ``Y``, the samples of a whole run.
 
     Each sample k carries its own phase: mode ``modes[k]`` and the discrete state ``discs[k]``
@@ -638,10 +669,9 @@ def phase_eval_samples(ts, Y, modes, discs, model, mult, par, M2, M2mD, S_y, K2,
     outs = np.empty((m, NOUT))
     T = np.empty(m)
     y = np.empty(Y.shape[1])
-    W, Mw, Xw = work_arrays(y, Psi_L)
-    _samples_into(ts, Y, modes, discs, model, mult, par.copy(), M2, M2mD, S_y, K2, T3r,
-                  T3tr, T4r, T4pr, Hbar, Sbar, C, Phi_L, H_L, xk, wk, Phik, Hk, Psik, KA, Psi_L,
-                  y, np.empty(Y.shape[1]), W, Mw, Xw, outs, T)
+    W, Mw, Xw = work_arrays(arrs)
+    _samples_into(ts, Y, modes, discs, model, mult, par.copy(), arrs, y, np.empty(Y.shape[1]), W,
+                  Mw, Xw, outs, T)
     return outs, T
 
 
@@ -684,26 +714,27 @@ def event_values(out, epar):
 # NumPy statements of the same formulas (tests compare them).  In the micro-impact chatter of
 # the hybrid models (~10^4 jumps per run) the NumPy versions cost ~30 us per tip evaluation and
 # ~35 us per Cholesky solve (numpy's errstate), against ~1-2 us here.
-def tip_kinematics(q, qd, par, Phi_L, H_L, Psi_L):
+def tip_kinematics(q, qd, par, arrs):
     """Tip contact kinematics at (q, q'): (gap, s, v_n, v_t, Psi_q, Gamma_q, gamma_n, gamma_t).
 
     gap = Psi [m], s [m], v_n = Psi', v_t = s' [m/s], the Jacobian rows Psi_q, Gamma_q (nd,) and
-    gamma_n = -n . a_vp, gamma_t = -t . a_vp [m/s^2] (eqs (32), (58)); ``par`` as phase_eval.
+    gamma_n = -n . a_vp, gamma_t = -t . a_vp [m/s^2] (eqs (32), (58)); ``par`` and ``arrs`` as
+    phase_eval (only the tip values Phi_L, H_L, Psi_L are read).
     The same code as the right-hand side's (:func:`_tip_into`), so the FREE-phase gap floor and
     the integrator's CONTACT-ON event see the same gap to the last bit."""
     nd = q.shape[0]
     Pq = np.empty(nd)
     Gq = np.empty(nd)
-    g, s, v_n, v_t, gam_n, gam_t = _tip_into(q, qd, par, Phi_L, H_L, Psi_L,
-                                             np.empty(Phi_L.shape[0]), Pq, Gq, True)
+    g, s, v_n, v_t, gam_n, gam_t = _tip_into(q, qd, par, arrs.Phi_L, arrs.H_L, arrs.Psi_L,
+                                             np.empty(arrs.Phi_L.shape[0]), Pq, Gq, True)
     return g, s, v_n, v_t, Pq, Gq, gam_n, gam_t
 
 
-def tip_gap(q, qd, par, Phi_L, H_L, Psi_L):
+def tip_gap(q, qd, par, arrs):
     """The gap of :func:`tip_kinematics` alone [m] (the same code, so the same bits)."""
     nd = q.shape[0]
-    return _tip_into(q, qd, par, Phi_L, H_L, Psi_L, np.empty(Phi_L.shape[0]), np.empty(nd),
-                     np.empty(nd), False)[0]
+    return _tip_into(q, qd, par, arrs.Phi_L, arrs.H_L, arrs.Psi_L, np.empty(arrs.Phi_L.shape[0]),
+                     np.empty(nd), np.empty(nd), False)[0]
 
 
 def velocity_jump(M, D_n, v_n_minus, e):

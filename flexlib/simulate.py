@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import __version__, integrator, kernel, models, penalty, selection
-from .beam import KERNEL_TIP_ARRAYS, BeamModel
+from .beam import BeamModel
 from .contact import Slope, TipContact
 from .friction import stribeck_level
 from .history import build_result
@@ -156,7 +156,6 @@ class Simulator:
     def _setup_kernel(self):
         mi = self.beam.mi
         self._arrs = self.beam.kernel_arrays()     # the modal data, owned by the beam model
-        self._tip_arrs = tuple(self._arrs[i] for i in KERNEL_TIP_ARRAYS)   # Phi_L, H_L, Psi_L
         sp, fr, lg, b = self.case.slope, self.case.coulomb, self.case.lugre, self.case.beam
         (nx, ny), (tx, ty), (X1, Y1) = self.slope.n, self.slope.t, self.slope.origin
         pen = {}
@@ -182,7 +181,7 @@ class Simulator:
     def evaluate(self, t: float, y: np.ndarray, d: _Disc):
         """(dy/dt, out) of phase ``d`` at (t, y); out = [N, F_t, z', mu, margin, cond S, gap, s, v_n, v_t]."""
         return self._kern.phase_eval(t, y, d.mode, self._model_code, self._mult_code, self._par(d),
-                                     *self._arrs)
+                                     self._arrs)
 
     def tip(self, y: np.ndarray) -> TipContact:
         """Tip contact kinematics at the state y through the kernel (:func:`kernel.tip_kinematics`).
@@ -191,20 +190,20 @@ class Simulator:
         event actions call it ~2 times per velocity jump, and the hybrid models make 10^4 jumps."""
         lay = self.layout
         g, s, v_n, v_t, Pq, Gq, gn, gt = kernel.tip_kinematics(
-            y[lay.q], y[lay.qd], self._par0, *self._tip_arrs)
+            y[lay.q], y[lay.qd], self._par0, self._arrs)
         return TipContact(gap=g, s=s, v_n=v_n, v_t=v_t, Psi_q=Pq, Gamma_q=Gq, gamma_n=gn, gamma_t=gt)
 
     def gap(self, y: np.ndarray) -> float:
         """The gap of :meth:`tip` alone (the same kernel code, so the same bits), for the
         FREE-phase floor: one per flight phase, ~2.4e4 in a hybrid model's chatter."""
         lay = self.layout
-        return kernel.tip_gap(y[lay.q], y[lay.qd], self._par0, *self._tip_arrs)
+        return kernel.tip_gap(y[lay.q], y[lay.qd], self._par0, self._arrs)
 
     def mass_matrix(self, y: np.ndarray) -> np.ndarray:
         """M(q) through the compiled kernel."""
         lay = self.layout
         return kernel.mass_forces_any(np.ascontiguousarray(y[lay.q]), np.ascontiguousarray(y[lay.qd]),
-                                      self._par0, *self._arrs)[0]
+                                      self._par0, self._arrs)[0]
 
     def forces(self, t: float, y: np.ndarray, d: _Disc) -> Forces:
         """q'', contact forces and friction state of the phase ``d.mode`` at (t, y)."""
@@ -242,7 +241,7 @@ class Simulator:
 
         def rhs(t, y):
             self.n_rhs += 1
-            return pe(t, y, mode, model, mult, par, *arrs)[0]
+            return pe(t, y, mode, model, mult, par, arrs)[0]
         return rhs
 
     # ------------------------------------------------------------------ events

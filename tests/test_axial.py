@@ -75,7 +75,7 @@ def test_kernel_quadrature_matches_beam_model(na):
     rng = np.random.default_rng(10 + na)
     for _ in range(5):
         q, qd = _state(m, rng)
-        M, Q = kernel.mass_forces_any(q, qd, sim._par0, *sim._arrs)
+        M, Q = kernel.mass_forces_any(q, qd, sim._par0, sim._arrs)
         np.testing.assert_allclose(M, m.mass_matrix_quadrature(q), rtol=1e-12, atol=1e-13)
         Qr = m.generalized_forces_quadrature(q, qd)
         np.testing.assert_allclose(Q, Qr, rtol=1e-11, atol=1e-11 * np.abs(Qr).max())
@@ -83,7 +83,7 @@ def test_kernel_quadrature_matches_beam_model(na):
         np.linalg.cholesky(M)
         # and the free-flight accelerations of the compiled phase function
         y = np.concatenate((q, qd, np.zeros(5)))
-        dy, _ = kernel.phase_eval(0.0, y, 0, 0, 0, sim._par0, *sim._arrs)
+        dy, _ = kernel.phase_eval(0.0, y, 0, 0, 0, sim._par0, sim._arrs)
         np.testing.assert_allclose(dy[m.ndof:2 * m.ndof], m.accelerations(q, qd), rtol=1e-8,
                                    atol=1e-8 * np.abs(dy).max())
 

@@ -203,7 +203,7 @@ def test_kernel_contact_outputs_agree_with_the_numpy_reference(N):
             q, qd = random_state(rng, N)
             y = np.concatenate((q, qd, np.zeros(5)))
             _, out = kernel.phase_eval(0.0, y, mode, sim._model_code, sim._mult_code,
-                                       sim._par(_Disc(mode)), *sim._arrs)
+                                       sim._par(_Disc(mode)), sim._arrs)
             k = reference_tip_contact(sim.beam, sim.slope, q, qd)
             lib = tip_contact(sim.beam, sim.slope, q, qd)
             for name in ("gap", "s", "v_n", "v_t", "gamma_n", "gamma_t"):
@@ -317,7 +317,7 @@ MODEL_CODES = {m: models.get(m).kernel_code for m in ("frictionless", "hybrid_co
 def _phase(model, mode, y, *, dir_=0.0, s_star=0.0, mult=0, N=3):
     sim = Simulator(CASE.with_(n_modes=N), model, 1.0)
     par = sim._par(_Disc(mode, dir=dir_, s_star=s_star))
-    dy, out = kernel.phase_eval(0.0, y, mode, MODEL_CODES[model], mult, par, *sim._arrs)
+    dy, out = kernel.phase_eval(0.0, y, mode, MODEL_CODES[model], mult, par, sim._arrs)
     return sim, dy, out
 
 

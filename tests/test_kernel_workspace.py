@@ -44,24 +44,24 @@ def test_reused_work_arrays_give_the_fresh_result(model, mult, axial):
     sim = Simulator(case, model, 1.0)
     arrs = integrator._kernel_arrays(sim._arrs)
     rng = np.random.default_rng(17 + 3 * mult + axial)
-    ws = kernel.work_arrays(_state(rng, sim), arrs[19])
+    ws = kernel.work_arrays(arrs)
     for mode in MODELS[model]:
         for k in range(4):
             y = _state(rng, sim)
             par = sim._par(_Disc(mode, dir=(-1.0) ** k, s_star=rng.uniform(-0.01, 0.01),
                                  v_in=rng.uniform(0.01, 4.0)))
-            dy_ref, out_ref = kernel.phase_eval(0.0, y, mode, sim._model_code, mult, par, *arrs)
+            dy_ref, out_ref = kernel.phase_eval(0.0, y, mode, sim._model_code, mult, par, arrs)
             dy = np.empty_like(y)
             out = np.empty(kernel.NOUT)
             _dirty((*ws, dy, out), rng, "nan" if k % 2 else "random")
             y_before = y.copy()
-            T = kernel.phase_eval_into(0.0, y, mode, sim._model_code, mult, par, *arrs, *ws, dy,
+            T = kernel.phase_eval_into(0.0, y, mode, sim._model_code, mult, par, arrs, *ws, dy,
                                        out, True)
             assert np.array_equal(y, y_before), "phase_eval_into changed its input state"
             np.testing.assert_array_equal(dy, dy_ref)
             np.testing.assert_array_equal(out, out_ref)
             nd = sim.nd
-            M, _ = kernel.mass_forces_any(y[:nd].copy(), y[nd:2 * nd].copy(), par, *arrs)
+            M, _ = kernel.mass_forces_any(y[:nd].copy(), y[nd:2 * nd].copy(), par, arrs)
             qd = y[nd:2 * nd]
             assert T == pytest.approx(0.5 * qd @ M @ qd, rel=1e-14)
             assert np.isfinite(dy).all() and np.isfinite(out[[0, 1, 6, 7, 8, 9]]).all()
@@ -79,14 +79,16 @@ def test_samples_match_one_evaluation_at_a_time():
     sst = rng.uniform(-0.01, 0.01, 40)
     ts = np.linspace(0.0, 0.01, 40)
     discs = np.column_stack((dirs, sst, np.zeros(40)))
-    outs, T = kernel.phase_eval_samples(ts, Y, modes, discs, sim._model_code, 0, sim._par0, *arrs)
+    outs, T = kernel.phase_eval_samples(ts, Y, modes, discs, sim._model_code, 0, sim._par0, arrs)
     nd = sim.nd
     for k in range(40):
         par = sim._par0.copy()
         par[list(layout.DISC_SLOTS)] = discs[k]
-        _, out = kernel.phase_eval(ts[k], Y[k], modes[k], sim._model_code, 0, par, *arrs)
+        _, out = kernel.phase_eval(ts[k], Y[k], modes[k], sim._model_code, 0, par, arrs)
         np.testing.assert_array_equal(outs[k], out)
-        M, _ = kernel.mass_forces(Y[k, :nd].copy(), Y[k, nd:2 * nd].copy(), par, *arrs[:11])
+        M, _ = kernel.mass_forces(Y[k, :nd].copy(), Y[k, nd:2 * nd].copy(), par, arrs.M2,
+                                  arrs.M2mD, arrs.S_y, arrs.K2, arrs.T3r, arrs.T3tr, arrs.T4r,
+                                  arrs.T4pr, arrs.Hbar, arrs.Sbar, arrs.C)
         qd = Y[k, nd:2 * nd]
         assert T[k] == pytest.approx(0.5 * qd @ M @ qd, rel=1e-14)
 

@@ -70,5 +70,5 @@ def test_kernel_flags_undefined_phases(code, mode):
     sim = Simulator(paper_case("3.2"), "lugre", 1.0)
     y = np.zeros(2 * sim.nd + 5)
     y[0] = 0.2
-    dy, out = kernel.phase_eval(0.0, y, mode, code, 0, sim._par(_Disc(mode, dir=1.0)), *sim._arrs)
+    dy, out = kernel.phase_eval(0.0, y, mode, code, 0, sim._par(_Disc(mode, dir=1.0)), sim._arrs)
     assert np.all(np.isnan(dy)) and np.isnan(out[0])
