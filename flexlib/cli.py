@@ -457,4 +457,11 @@ def main(argv=None) -> int:
     except ValueError as err:
         sys.stderr.write(f"flexlib: error: {err}\n")
         return 2
+    except ModuleNotFoundError as err:
+        extra = {"xarray": "studies", "pandas": "studies", "h5netcdf": "studies", "tqdm": "studies",
+                 "dask": "dask", "distributed": "dask", "ipywidgets": "notebooks", "nbclient": "notebooks"}.get(err.name, "test")
+        sys.stderr.write(f"flexlib: error: '{a.command}' needs the package {err.name!r}, which is "
+                         f"not installed: pip install 'flexlib[{extra}]' (or run the README's "
+                         f"set-up commands)\n")
+        return 2
     return 0

@@ -376,3 +376,17 @@ def test_progress_close_without_output_writes_nothing():
     prog(0.5, 1.0)
     prog.close()
     assert out.getvalue() == ""
+
+
+def test_a_missing_optional_package_names_the_extra(monkeypatch, capsys):
+    """The figures command without the 'studies' extra: one line naming the package and the
+    extra to install, exit code 2, no traceback."""
+    import flexlib.figures as figures_mod
+    from flexlib.cli import main
+
+    def make_all(*args, **kwargs):
+        raise ModuleNotFoundError("No module named 'xarray'", name="xarray")
+    monkeypatch.setattr(figures_mod, "make_all", make_all)
+    assert main(["figures", "--out", "unused"]) == 2
+    err = capsys.readouterr().err
+    assert "'xarray'" in err and "flexlib[studies]" in err and "Traceback" not in err
