@@ -1,18 +1,31 @@
-"""The rotating flexible beam in a floating frame: M(q), Q(q, q'), energies, tip kinematics.
+"""The rotating flexible beam in a floating frame: the modal data and M(q), Q(q, q').
 
 q = [theta, B_1..B_N] (the paper's model), or q = [theta, B_1..B_N, C_1..C_Na] with the axial
 extension (``axial_modes = Na >= 1``, not the paper's model; docs/model.md section 16).  The
-model is described in docs/model.md, sections 4-5.  Two routes are implemented:
+model is described in docs/model.md, sections 4-5.  :class:`BeamModel` holds the modal integrals
+(:mod:`flexlib.modes`), hands them to the compiled kernel (:meth:`BeamModel.kernel_arrays`,
+:meth:`BeamModel.kernel_params`) and gives a readable API over it.
 
-* the hot path (:meth:`BeamModel.mass_and_forces`, the compiled code of
-  :func:`flexlib.kernel.mass_forces_into` that the simulator runs) is the paper's closed form,
-  eqs (13)-(22) with the printed typos corrected (docs/model.md section 15), written with the
-  precomputed tensors T3 = int rho S H_ij Phi_k and T4 = int rho S H_ij H_kl, so that one
-  evaluation is a few small dense contractions (its NumPy statement is a test reference,
-  tests/reference.py);
-* the generic quadrature route (docs/model.md 5.3; :meth:`BeamModel.mass_matrix_quadrature`,
-  :meth:`BeamModel.generalized_forces_quadrature`), used by the tests as an independent check
-  and as the only route when axial modes are on.
+Where the formulas live (in :mod:`flexlib.kernel`; the tip point and the energies once each):
+
+* M(q) and Q(q, q'): the paper's closed form, eqs (13)-(22) with the printed typos corrected
+  (docs/model.md section 15), written with the precomputed tensors T3 = int rho S H_ij Phi_k and
+  T4 = int rho S H_ij H_kl (:func:`flexlib.kernel.mass_forces_into`), and with axial modes the
+  generic quadrature route (docs/model.md 5.3; :func:`flexlib.kernel.mass_forces_quad_into`);
+  here :meth:`BeamModel.mass_and_forces`, :meth:`~BeamModel.mass_matrix`,
+  :meth:`~BeamModel.generalized_forces`, :meth:`~BeamModel.accelerations`;
+* the tip point p_P = (L + Psi_L C - 1/2 B^T H_L B, Phi_L B) and its rate:
+  :func:`flexlib.kernel._tip_point`, used by the simulator's contact kinematics
+  (:func:`flexlib.kernel._tip_into`) and by the tip histories of a run
+  (:func:`flexlib.kernel.sample_kinematics`);
+* the potential energies V_E, V_A, V_G: :func:`flexlib.kernel.potential_energies`; the kinetic
+  energy T = 1/2 q'^T M q' is evaluated by the kernel's right-hand side
+  (:func:`flexlib.kernel.phase_eval_samples`).
+
+The NumPy statements of these formulas (M, Q by both routes, the tip position, Jacobian and
+velocity product, the energies) are test references in tests/reference.py, not library code.
+Only the material points of the whole beam (:meth:`BeamModel.positions`, for the interior
+contact check) are computed here.
 
 Sign and frame conventions: W(theta) maps floating components to inertial ones (r = W p;
 the paper's text after eq (7) states the opposite direction, its formula is this one); gravity is
@@ -31,8 +44,6 @@ from .modes import ModalIntegrals, axial_shapes, coupling_shape, mode_shapes, mo
 from .params import BeamParams
 
 __all__ = ["BeamModel", "KernelArrays", "rotation"]
-
-_IT = np.array([[0.0, -1.0], [1.0, 0.0]])   # the planar 90 degree rotation I~
 
 # The names of the modal data handed to the kernel (:meth:`BeamModel.kernel_arrays`, a
 # :class:`flexlib.kernel.KernelArrays`).
@@ -65,7 +76,8 @@ class BeamModel:
         """The modal data in the layout of the compiled kernel (:mod:`flexlib.kernel`), a
         :class:`~flexlib.kernel.KernelArrays`: the tensor route's arrays (M2, M2 - D, S_y, K2,
         T3 and T4 flattened, Hbar, Sbar, C), the tip values (Phi_L, H_L), and the quadrature
-        route's (nodes, weights x rho S, Phi, H, Psi, K_A) and Psi_L.  Built once per model."""
+        route's (nodes, weights x rho S, Phi, H, Psi, K_A), Psi_L and Psibar.  Built once per
+        model."""
         if self._kernel_arrays is None:
             mi = self.mi
             n = mi.n
@@ -79,7 +91,7 @@ class BeamModel:
                 # generic quadrature route, used only with axial modes (an extension beyond the paper)
                 xk=c(mi.x), wk=c(mi.w * mi.rhoS), Phik=c(mi.Phi),
                 Hk=c(mi.H.reshape(len(mi.x), n * n)), Psik=c(mi.Psi), KA=c(mi.K_A),
-                Psi_L=c(mi.Psi_L))
+                Psi_L=c(mi.Psi_L), Psibar=c(mi.Psibar))
         return self._kernel_arrays
 
     def kernel_params(self, tau_d: float | None = None) -> np.ndarray:
@@ -115,82 +127,10 @@ class BeamModel:
         M, Q = self.mass_and_forces(q, qd, tau_d)
         return _chol_solve(M, Q)
 
-    # ------------------------------------------------------------------ energies
-    def kinetic_energy(self, q, qd) -> float:
-        """T = 1/2 q'^T M q' (eq (8)), J."""
-        qd = np.asarray(qd, float)
-        return 0.5 * qd @ self.mass_matrix(q) @ qd
-
     def _split(self, q):
         """(theta, B, C) of a coordinate vector (C is empty without axial modes)."""
         q = np.asarray(q, float)
         return q[0], q[1:1 + self.n], q[1 + self.n:]
-
-    def elastic_energy(self, q) -> float:
-        """V_E = 1/2 B^T K2 B (eq (9)) + V_A = 1/2 C^T K_A C (axial modes), J."""
-        _, B, C = self._split(q)
-        V = 0.5 * B @ self.mi.K2 @ B
-        if self.na:
-            V += 0.5 * C @ self.mi.K_A @ C
-        return V
-
-    def gravitational_energy(self, q) -> float:
-        """V_G = -g^T W R = m g0 Y_centroid (eqs (9)-(10)), J, referred to the hinge level."""
-        th, B, C = self._split(q)
-        Rx = self.mi.Rx0 - 0.5 * (B @ self.mi.Hbar @ B)
-        if self.na:
-            Rx += self.mi.Psibar @ C
-        Ry = self.mi.Sbar @ B
-        return self.g0 * (math.sin(th) * Rx + math.cos(th) * Ry)
-
-    def energies(self, q, qd):
-        """(T, V_E, V_G) in J."""
-        return self.kinetic_energy(q, qd), self.elastic_energy(q), self.gravitational_energy(q)
-
-    # ------------------------------------------------------------------ tip kinematics
-    def tip_floating(self, q):
-        """p_P = (L + Psi_L C - 1/2 B^T H_L B, Phi_L B) in the floating frame, m."""
-        _, B, C = self._split(q)
-        px = self.mi.L - 0.5 * (B @ self.mi.H_L @ B)
-        if self.na:
-            px += self.mi.Psi_L @ C
-        return np.array([px, self.mi.Phi_L @ B])
-
-    def tip_position(self, q) -> np.ndarray:
-        """r_P = W p_P (inertial X, Y of the tip), m."""
-        return rotation(q[0]) @ self.tip_floating(q)
-
-    def tip_jacobian(self, q) -> np.ndarray:
-        """dr_P/dq = W [I~ p_P | P_L], 2 x (N+1+Na) (eqs (26)-(29); axial columns (Psi_L, 0))."""
-        th, B, _ = self._split(q)
-        n = self.n
-        J = np.zeros((2, self.ndof))
-        J[:, 0] = _IT @ self.tip_floating(q)
-        J[0, 1:1 + n] = -(self.mi.H_L @ B)
-        J[1, 1:1 + n] = self.mi.Phi_L
-        if self.na:
-            J[0, 1 + n:] = self.mi.Psi_L
-        return rotation(th) @ J
-
-    def tip_velocity(self, q, qd) -> np.ndarray:
-        """r_P' = J_P q', m/s."""
-        return self.tip_jacobian(q) @ np.asarray(qd, float)
-
-    def tip_velocity_product(self, q, qd) -> np.ndarray:
-        """a_vp = J_P' q' = W[-theta'^2 p + 2 theta' I~ p' + (-B'^T H_L B', 0)] (eqs (30)-(32)), m/s^2."""
-        q, qd = np.asarray(q, float), np.asarray(qd, float)
-        _, B, _ = self._split(q)
-        thd, Bd, Cd = self._split(qd)
-        p = self.tip_floating(q)
-        pd = np.array([-(B @ self.mi.H_L @ Bd), self.mi.Phi_L @ Bd])
-        if self.na:
-            pd[0] += self.mi.Psi_L @ Cd
-        a = -thd**2 * p + 2.0 * thd * (_IT @ pd) + np.array([-(Bd @ self.mi.H_L @ Bd), 0.0])
-        return rotation(q[0]) @ a
-
-    def tip_deflection(self, q) -> float:
-        """u_y(L) = Phi_L B, the tip transverse deformation in the floating frame, m."""
-        return float(self.mi.Phi_L @ self._split(q)[1])
 
     # ------------------------------------------------------------------ whole-beam positions
     def station_data(self, xs):
@@ -242,52 +182,6 @@ class BeamModel:
         from scipy.linalg import eigh
         w2 = eigh(K, self.mass_matrix(np.zeros(self.ndof)), eigvals_only=True)
         return np.sqrt(np.clip(w2, 0.0, None))
-
-    # ------------------------------------------------------------------ reference route (4.3)
-    def _jtilde_nodes(self, q):
-        mi = self.mi
-        n = self.n
-        _, B, C = self._split(q)
-        HB = mi.H @ B                                   # (K, N)
-        p = np.stack([mi.x - 0.5 * HB @ B, mi.Phi @ B], axis=-1)   # (K, 2)
-        if self.na:
-            p[:, 0] += mi.Psi @ C
-        J = np.zeros((len(mi.x), 2, self.ndof))
-        J[:, 0, 0] = -p[:, 1]
-        J[:, 1, 0] = p[:, 0]
-        J[:, 0, 1:1 + n] = -HB
-        J[:, 1, 1:1 + n] = mi.Phi
-        if self.na:
-            J[:, 0, 1 + n:] = mi.Psi
-        return p, HB, J
-
-    def mass_matrix_quadrature(self, q) -> np.ndarray:
-        """M = sum_k w_k rho S J~_k^T J~_k: the generic route, for checks."""
-        _, _, J = self._jtilde_nodes(q)
-        return np.einsum("k,kai,kaj->ij", self.mi.w * self.mi.rhoS, J, J)
-
-    def generalized_forces_quadrature(self, q, qd, tau_d: float | None = None) -> np.ndarray:
-        """Q by the generic route (quadrature over the nodes), for checks."""
-        mi = self.mi
-        q, qd = np.asarray(q, float), np.asarray(qd, float)
-        n = self.n
-        _, B, C = self._split(q)
-        thd, Bd, Cd = self._split(qd)
-        p, HB, J = self._jtilde_nodes(q)
-        pd = np.stack([-(HB @ Bd), mi.Phi @ Bd], axis=-1)
-        if self.na:
-            pd[:, 0] += mi.Psi @ Cd
-        HBd = mi.H @ Bd
-        a = -thd**2 * p + 2.0 * thd * (pd @ _IT.T)
-        a[:, 0] -= HBd @ Bd
-        gloc = rotation(q[0]).T @ np.array([0.0, -self.g0])
-        ws = mi.w * mi.rhoS
-        Q = -np.einsum("k,kai,ka->i", ws, J, a) + np.einsum("k,kai,a->i", ws, J, gloc)
-        Q[1:1 + n] -= mi.K2 @ B + mi.C @ Bd
-        if self.na:
-            Q[1 + n:] -= mi.K_A @ C
-        Q[0] += self.params.tau_d if tau_d is None else tau_d
-        return Q
 
 
 def _chol_solve(M, b):

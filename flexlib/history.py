@@ -2,9 +2,12 @@
 
 :func:`build_result` samples every phase the integrator produced (step points plus a uniform
 grid of the dense output), re-evaluates the phase outputs (N, F_t, margin, gap, ...) at every
-sample with the same compiled right-hand side the integrator ran, derives the tip kinematics,
-energies and the energy audit, and cuts the run into contact episodes (one per velocity jump)
-and impacts (clusters of episodes).  :mod:`flexlib.result` only holds and exports the numbers.
+sample with the same compiled right-hand side the integrator ran, takes the tip kinematics and
+the energies from the compiled kernel (:func:`flexlib.kernel.sample_kinematics`, which uses the
+simulator's tip point :func:`flexlib.kernel._tip_point` and
+:func:`flexlib.kernel.potential_energies`: the formulas exist once, there; nothing here restates
+them), derives the energy audit, and cuts the run into contact episodes (one per velocity
+jump) and impacts (clusters of episodes).  :mod:`flexlib.result` only holds and exports the numbers.
 
 Histories are sampled at the integrator's step points plus ``dense_dt`` (10 us by default) in
 contact phases, so that peak values are maxima of the dense output (not of step points).  In
@@ -122,34 +125,23 @@ def _state_histories(sim, t, Y, mode) -> dict:
 
 
 def _tip_and_energy_histories(sim, h, Y, Tk):
-    """Tip position, velocity and deflection, T, V_E (V_A), V_G and E into ``h``, vectorised
-    over the samples; returns (cos theta, sin theta)."""
-    bm, lay = sim.beam, sim.layout
-    mi = bm.mi
-    B, Bd, th, thd = Y[:, lay.B], Y[:, lay.B_dot], Y[:, lay.theta], Y[:, lay.theta_dot]
-    Ca, Cad = Y[:, lay.C], Y[:, lay.C_dot]
-    px = mi.L - 0.5 * np.einsum("ki,ij,kj->k", B, mi.H_L, B)
-    py = B @ mi.Phi_L
-    pdx = -np.einsum("ki,ij,kj->k", B, mi.H_L, Bd)
-    if bm.na:
-        px = px + Ca @ mi.Psi_L
-        pdx = pdx + Cad @ mi.Psi_L
-    pdy = Bd @ mi.Phi_L
-    c, s = np.cos(th), np.sin(th)
-    vx, vy = pdx - thd * py, pdy + thd * px          # p' + theta' I~ p (floating frame)
-    h["tip_X"], h["tip_Y"] = c * px - s * py, s * px + c * py
-    h["tip_Xdot"], h["tip_Ydot"] = c * vx - s * vy, s * vx + c * vy
-    h["tip_deflection"] = py
+    """Tip position, velocity and deflection, T, V_E (V_A), V_G and E into ``h``; returns
+    (cos theta, sin theta) of the samples.  The tip kinematics and the potential energies are
+    those of the compiled kernel (:func:`flexlib.kernel.sample_kinematics`, one call for all
+    samples); T is the kernel's too (:func:`_phase_outputs`)."""
+    bm = sim.beam
+    th = Y[:, sim.layout.theta]
+    kin = kernel.sample_kinematics(np.ascontiguousarray(Y), sim._par0, sim._arrs)
+    for i, key in enumerate(("tip_X", "tip_Y", "tip_Xdot", "tip_Ydot", "tip_deflection")):
+        h[key] = kin[i].copy()
     h["T"] = np.array(Tk)
-    h["V_E"] = 0.5 * np.einsum("ki,ij,kj->k", B, mi.K2, B)
-    Rx = mi.Rx0 - 0.5 * np.einsum("ki,ij,kj->k", B, mi.Hbar, B)
+    h["V_E"] = kin[5].copy()
     if bm.na:
-        h["V_A"] = 0.5 * np.einsum("ki,ij,kj->k", Ca, mi.K_A, Ca)
+        h["V_A"] = kin[6].copy()
         h["V_E"] = h["V_E"] + h["V_A"]
-        Rx = Rx + Ca @ mi.Psibar
-    h["V_G"] = bm.g0 * (s * Rx + c * (B @ mi.Sbar))
+    h["V_G"] = kin[7].copy()
     h["E"] = h["T"] + h["V_E"] + h["V_G"]
-    return c, s
+    return np.cos(th), np.sin(th)
 
 
 def _contact_histories(h, O):

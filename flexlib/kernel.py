@@ -19,18 +19,29 @@ Physics (docs/model.md): M and Q (the paper's closed form, eqs (13)-(22) correct
 the tensors T3, T4 of :mod:`flexlib.modes`), the tip contact kinematics (eqs (23)-(32),
 (49)-(58)), the Baumgarte multiplier solves (eqs (36)-(38), (62), (75)) and LuGre (eq (68)).
 
+Where the beam's formulas live (each once in the library, here): M and Q (:func:`mass_forces_into`,
+with axial modes :func:`mass_forces_quad_into`); the tip point p_P = (L + Psi_L C - 1/2 B^T H_L B,
+Phi_L B) and its rate (:func:`_tip_point`), which both the contact kinematics of the right-hand
+side (:func:`_tip_into`) and the tip histories of a run use; the rotation W(theta) of the tip
+(:func:`_rotate`); the potential energies V_E, V_A, V_G (:func:`potential_energies`); the kinetic
+energy 1/2 q'^T M q' (:func:`phase_eval_into` with ``want_T``).  :func:`sample_kinematics`
+evaluates the tip (inertial position, velocity, deflection) and the potential energies at every
+sample of a run for :mod:`flexlib.history`.  The NumPy statements of these formulas in
+tests/reference.py are test references only.
+
 Axial extension (not the paper's model): when ``Psi_L`` (the axial shapes at the tip)
 has Na > 0 entries, q = [theta, B (N), C (Na)] and M, Q come from the generic quadrature route
 (:func:`mass_forces_quad`, loops over the Gauss nodes ``xk`` with weights ``wk``
 = w rho S); with Na = 0 the arrays are empty and the tensor path above is used unchanged.
 
-Arguments: the modal data of the beam travel as one :class:`KernelArrays` (a named tuple of 20
+Arguments: the modal data of the beam travel as one :class:`KernelArrays` (a named tuple of 21
 arrays, ``arrs``), which the compiled entry points (:func:`phase_eval_into`, :func:`phase_eval`,
 :func:`phase_eval_samples`, :func:`mass_forces_any`, :func:`tip_kinematics`, :func:`tip_gap`,
-:func:`work_arrays`) read by field name; N = ``len(arrs.Phi_L)`` and Na = ``len(arrs.Psi_L)``
-fix nd = 1 + N + Na and the state length 2 nd + 5.  The helpers that state the formulas
-(:func:`mass_forces_into`, :func:`mass_forces_quad_into`, :func:`_tip_into`, ...) take the
-arrays they use as explicit arguments.
+:func:`potential_energies`, :func:`sample_kinematics`, :func:`work_arrays`) read by field
+name; N = ``len(arrs.Phi_L)`` and Na = ``len(arrs.Psi_L)`` fix nd = 1 + N + Na and the state
+length 2 nd + 5.  The helpers that state the formulas (:func:`mass_forces_into`,
+:func:`mass_forces_quad_into`, :func:`_tip_point`, :func:`_tip_into`, ...) take the arrays they
+use as explicit arguments.
 
 Codes: mode FREE=0, CONTACT=1, STICK=2, SLIP=3; mult coupled=0, printed=1.  The ``model``
 argument is the law code of the model's registry entry (:attr:`flexlib.models.ModelSpec.kernel_code`):
@@ -91,6 +102,7 @@ class KernelArrays(NamedTuple):
     Psik: np.ndarray    # (K, Na) axial shapes at the nodes
     KA: np.ndarray      # (Na, Na) axial stiffness
     Psi_L: np.ndarray   # (Na,) axial shapes at the tip (empty without axial modes)
+    Psibar: np.ndarray  # (Na,) int rho S Psi (gravity of the axial modes; empty without them)
 
 
 def mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
@@ -396,39 +408,119 @@ def _quad_at(A, y, off, n):
     return acc
 
 
-def _tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
-    """Tip contact kinematics at (q, q') : returns (gap, s, v_n, v_t, gamma_n,
-    gamma_t) and writes H_L B into ``HLB`` and the Jacobian rows Psi_q, Gamma_q into ``Pq``,
-    ``Gq``.  gamma_n = -n . a_vp and gamma_t = -t . a_vp (eqs (32), (58)) are computed only if
-    ``accel`` (they are NaN otherwise: a flight phase does not need them)."""
+def _quad_flat(A, y, off, n):
+    """x^T A x with x = y[off:off+n], summed term by term in row-major order, (x_i A_ij) x_j:
+    the order of ``np.einsum("i,ij,j->", x, A, x)`` (the energies' quadratic forms keep the
+    bits they had when the histories computed them with einsum)."""
+    acc = 0.0
+    for i in range(n):
+        for j in range(n):
+            acc += y[off + i] * A[i, j] * y[off + j]
+    return acc
+
+
+def _rotate(c, s, x, y):
+    """W(theta) (x, y) = (c x - s y, s x + c y), eq (6): floating-frame components to inertial
+    ones, from c = cos theta, s = sin theta."""
+    return c * x - s * y, s * x + c * y
+
+
+def _tip_point(q, qd, L, Phi_L, H_L, Psi_L, HLB, rates):
+    """The tip P in the floating frame (eqs (23)-(25)): the one statement of the formula.
+
+    Returns (px, py, pdx, pdy) with p_P = (L + Psi_L C - 1/2 B^T H_L B, Phi_L B) [m] and, if
+    ``rates``, p_P' = (-B^T H_L B' + Psi_L C', Phi_L B') [m/s] (NaN otherwise); writes H_L B
+    into ``HLB``.  ``Psi_L`` is empty without axial modes."""
     n = Phi_L.shape[0]
     na = Psi_L.shape[0]
-    L = par[P_L]
-    nx, ny, tx, ty = par[P_NX], par[P_NY], par[P_TX], par[P_TY]
-    th = q[0]
-    thd = qd[0]
     _mv_at(H_L, q, 1, n, HLB)
     px = L - 0.5 * _dot_at(HLB[:n], q, 1)
     if na > 0:
         px += _dot_at(Psi_L, q, 1 + n)
     py = _dot_at(Phi_L, q, 1)
-    c, s_, nfx, nfy, tfx, tfy = _slope_in_beam_frame(th, nx, ny, tx, ty)
-    dx = (c * px - s_ * py) - par[P_X1]
-    dyy = (s_ * px + c * py) - par[P_Y1]
-    _tip_rows_into(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L, Pq, Gq)
-    gam_n = np.nan
-    gam_t = np.nan
-    if accel:
+    pdx = np.nan
+    pdy = np.nan
+    if rates:
         pdx = -_dot_at(HLB[:n], qd, 1)
         if na > 0:
             pdx += _dot_at(Psi_L, qd, 1 + n)
         pdy = _dot_at(Phi_L, qd, 1)
+    return px, py, pdx, pdy
+
+
+def _tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
+    """Tip contact kinematics at (q, q') : returns (gap, s, v_n, v_t, gamma_n,
+    gamma_t) and writes H_L B into ``HLB`` and the Jacobian rows Psi_q, Gamma_q into ``Pq``,
+    ``Gq``.  gamma_n = -n . a_vp and gamma_t = -t . a_vp (eqs (32), (58)) are computed only if
+    ``accel`` (they are NaN otherwise: a flight phase does not need them).  The tip point and
+    its rate are those of :func:`_tip_point`."""
+    n = Phi_L.shape[0]
+    L = par[P_L]
+    nx, ny, tx, ty = par[P_NX], par[P_NY], par[P_TX], par[P_TY]
+    th = q[0]
+    thd = qd[0]
+    px, py, pdx, pdy = _tip_point(q, qd, L, Phi_L, H_L, Psi_L, HLB, accel)
+    c, s_, nfx, nfy, tfx, tfy = _slope_in_beam_frame(th, nx, ny, tx, ty)
+    rx, ry = _rotate(c, s_, px, py)
+    dx = rx - par[P_X1]
+    dyy = ry - par[P_Y1]
+    _tip_rows_into(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L, Pq, Gq)
+    gam_n = np.nan
+    gam_t = np.nan
+    if accel:
         ax = -thd * thd * px - 2.0 * thd * pdy - _quad_at(H_L, qd, 1, n)
         ay = -thd * thd * py + 2.0 * thd * pdx
         gam_n = -(nfx * ax + nfy * ay)
         gam_t = -(tfx * ax + tfy * ay)
     return (nx * dx + ny * dyy, tx * dx + ty * dyy, _dot_at(Pq, qd, 0), _dot_at(Gq, qd, 0),
             gam_n, gam_t)
+
+
+def potential_energies(q, par, arrs):
+    """(V_E, V_A, V_G) at q [J]: the one statement of the potential energies.
+
+    V_E = 1/2 B^T K2 B (eq (9)); V_A = 1/2 C^T K_A C (axial modes, 0 without); V_G = -g^T W R
+    = g0 (sin theta R_x + cos theta Sbar B) with R_x = Rx0 - 1/2 B^T Hbar B + Psibar C (eqs
+    (9)-(10)), referred to the hinge level.  ``par`` gives Rx0 and g0, ``arrs`` (a
+    :class:`KernelArrays`) K2, KA, Hbar, Sbar, Psibar."""
+    n = arrs.Phi_L.shape[0]
+    na = arrs.Psi_L.shape[0]
+    V_E = 0.5 * _quad_flat(arrs.K2, q, 1, n)
+    V_A = 0.0
+    Rx = par[P_RX0] - 0.5 * _quad_flat(arrs.Hbar, q, 1, n)
+    if na > 0:
+        V_A = 0.5 * _quad_flat(arrs.KA, q, 1 + n, na)
+        Rx = Rx + _dot_at(arrs.Psibar, q, 1 + n)
+    V_G = par[P_G0] * (math.sin(q[0]) * Rx + math.cos(q[0]) * _dot_at(arrs.Sbar, q, 1))
+    return V_E, V_A, V_G
+
+
+def sample_kinematics(Y, par, arrs):
+    """The tip and potential-energy histories of a run, one row of the states ``Y`` (m, >= 2 nd)
+    at a time: an array (8, m) with the rows tip X, tip Y [m], tip X', Y' [m/s] (inertial),
+    the tip deflection u_y(L) = Phi_L B [m] (the floating py), V_E, V_A, V_G [J].
+
+    The tip point is :func:`_tip_point` (the simulator's), rotated by W(theta) (:func:`_rotate`);
+    its inertial velocity is W (p_P' + theta' I~ p_P); the energies are
+    :func:`potential_energies`."""
+    n = arrs.Phi_L.shape[0]
+    nd = 1 + n + arrs.Psi_L.shape[0]
+    m = Y.shape[0]
+    out = np.empty((8, m))
+    HLB = np.empty(max(n, 1))
+    L = par[P_L]
+    for k in range(m):
+        q = Y[k, :nd]
+        qd = Y[k, nd:2 * nd]
+        px, py, pdx, pdy = _tip_point(q, qd, L, arrs.Phi_L, arrs.H_L, arrs.Psi_L, HLB, True)
+        c = math.cos(q[0])
+        s = math.sin(q[0])
+        thd = qd[0]
+        out[0, k], out[1, k] = _rotate(c, s, px, py)
+        out[2, k], out[3, k] = _rotate(c, s, pdx - thd * py, pdy + thd * px)
+        out[4, k] = py
+        out[5, k], out[6, k], out[7, k] = potential_energies(q, par, arrs)
+    return out
 
 
 def work_arrays(arrs):
@@ -807,11 +899,13 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
         NO_REFCOUNT = dict(_nrt=False) if hasattr(_nbo.DefaultOptions, "_nrt") else {}
         for _name in ("_dot_at", "_mv_at", "_quad_at", "_solve_into", "_tip_rows_into",
                       "_slope_in_beam_frame", "mass_forces_into", "mass_forces_quad_into",
-                      "phase_eval_into", "_stick_solve", "_penalty_contact", "custom_friction", "event_values_into", "_samples_into", "_tip_into"):
+                      "phase_eval_into", "_stick_solve", "_penalty_contact", "custom_friction", "event_values_into", "_samples_into", "_tip_into",
+                      "_quad_flat", "_rotate", "_tip_point"):
             globals()[_name] = _nb.njit(cache=True, **NO_REFCOUNT)(globals()[_name])
         for _name in ("_solve", "work_arrays", "mass_forces",
                       "mass_forces_quad", "mass_forces_any", "phase_eval", "event_values",
-                      "phase_eval_samples", "tip_kinematics", "tip_gap", "velocity_jump"):
+                      "phase_eval_samples", "tip_kinematics", "tip_gap", "velocity_jump",
+                      "potential_energies", "sample_kinematics"):
             globals()[_name] = _nb.njit(cache=True)(globals()[_name])
         COMPILED = True
         _JITTED = [n for n, f in list(globals().items()) if hasattr(f, "_cache")

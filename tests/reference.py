@@ -4,6 +4,14 @@ These are *references for the tests*, not library code: the simulator runs the c
 functions of :mod:`flexlib.kernel` (through :mod:`flexlib.contact` and :mod:`flexlib.friction`),
 and the tests compare the two.  Each function here is a direct, readable transcription of the
 paper's equations (docs/model.md), written independently of the kernel's loops.
+
+Tip kinematics, energies and the generic quadrature route (the functions taking a
+:class:`~flexlib.beam.BeamModel` first): the library computes the tip point and the potential
+energies once, in :mod:`flexlib.kernel` (:func:`~flexlib.kernel._tip_point`,
+:func:`~flexlib.kernel.potential_energies`, over a run :func:`~flexlib.kernel.sample_kinematics`),
+and M, Q in :func:`~flexlib.kernel.mass_forces_into` / :func:`~flexlib.kernel.mass_forces_quad_into`;
+the NumPy statements below are the tests' references for them (they were methods of
+``BeamModel`` and are not library code).
 """
 from __future__ import annotations
 
@@ -83,7 +91,7 @@ def mass_and_forces(beam, q, qd, tau_d: float | None = None):
     """
     if beam.na:
         q, qd = np.asarray(q, float), np.asarray(qd, float)
-        return beam.mass_matrix_quadrature(q), beam.generalized_forces_quadrature(q, qd, tau_d)
+        return mass_matrix_quadrature(beam, q), generalized_forces_quadrature(beam, q, qd, tau_d)
     mi = beam.mi
     th, B = q[0], q[1:]
     thd, Bd = qd[0], qd[1:]
@@ -119,3 +127,172 @@ def mass_and_forces(beam, q, qd, tau_d: float | None = None):
              + g0 * (s * HbarB - c * mi.Sbar)
              - mi.C @ Bd)
     return M, Q
+
+
+# ------------------------------------------------------------------ beam: tip, energies, quadrature
+_IT = np.array([[0.0, -1.0], [1.0, 0.0]])   # the planar 90 degree rotation I~
+
+
+def rotation(theta: float) -> np.ndarray:
+    """W(theta), eq (6): floating-frame components to inertial components."""
+    c, s = math.cos(theta), math.sin(theta)
+    return np.array([[c, -s], [s, c]])
+
+
+def _split(beam, q):
+    """(theta, B, C) of a coordinate vector (C is empty without axial modes)."""
+    q = np.asarray(q, float)
+    return q[0], q[1:1 + beam.n], q[1 + beam.n:]
+
+
+def kinetic_energy(beam, q, qd) -> float:
+    """T = 1/2 q'^T M q' (eq (8)), J, with the library's M."""
+    qd = np.asarray(qd, float)
+    return 0.5 * qd @ beam.mass_matrix(q) @ qd
+
+
+def elastic_energy(beam, q) -> float:
+    """V_E = 1/2 B^T K2 B (eq (9)) + V_A = 1/2 C^T K_A C (axial modes), J."""
+    _, B, C = _split(beam, q)
+    V = 0.5 * B @ beam.mi.K2 @ B
+    if beam.na:
+        V += 0.5 * C @ beam.mi.K_A @ C
+    return V
+
+
+def gravitational_energy(beam, q) -> float:
+    """V_G = -g^T W R = m g0 Y_centroid (eqs (9)-(10)), J, referred to the hinge level."""
+    th, B, C = _split(beam, q)
+    mi = beam.mi
+    Rx = mi.Rx0 - 0.5 * (B @ mi.Hbar @ B)
+    if beam.na:
+        Rx += mi.Psibar @ C
+    Ry = mi.Sbar @ B
+    return beam.g0 * (math.sin(th) * Rx + math.cos(th) * Ry)
+
+
+def energies(beam, q, qd):
+    """(T, V_E, V_G) in J (V_E includes V_A)."""
+    return kinetic_energy(beam, q, qd), elastic_energy(beam, q), gravitational_energy(beam, q)
+
+
+def tip_floating(beam, q):
+    """p_P = (L + Psi_L C - 1/2 B^T H_L B, Phi_L B) in the floating frame, m."""
+    _, B, C = _split(beam, q)
+    mi = beam.mi
+    px = mi.L - 0.5 * (B @ mi.H_L @ B)
+    if beam.na:
+        px += mi.Psi_L @ C
+    return np.array([px, mi.Phi_L @ B])
+
+
+def tip_position(beam, q) -> np.ndarray:
+    """r_P = W p_P (inertial X, Y of the tip), m."""
+    return rotation(q[0]) @ tip_floating(beam, q)
+
+
+def tip_jacobian(beam, q) -> np.ndarray:
+    """dr_P/dq = W [I~ p_P | P_L], 2 x (N+1+Na) (eqs (26)-(29); axial columns (Psi_L, 0))."""
+    th, B, _ = _split(beam, q)
+    n = beam.n
+    J = np.zeros((2, beam.ndof))
+    J[:, 0] = _IT @ tip_floating(beam, q)
+    J[0, 1:1 + n] = -(beam.mi.H_L @ B)
+    J[1, 1:1 + n] = beam.mi.Phi_L
+    if beam.na:
+        J[0, 1 + n:] = beam.mi.Psi_L
+    return rotation(th) @ J
+
+
+def tip_velocity(beam, q, qd) -> np.ndarray:
+    """r_P' = J_P q', m/s."""
+    return tip_jacobian(beam, q) @ np.asarray(qd, float)
+
+
+def tip_velocity_product(beam, q, qd) -> np.ndarray:
+    """a_vp = J_P' q' = W[-theta'^2 p + 2 theta' I~ p' + (-B'^T H_L B', 0)] (eqs (30)-(32)), m/s^2."""
+    q, qd = np.asarray(q, float), np.asarray(qd, float)
+    mi = beam.mi
+    _, B, _ = _split(beam, q)
+    thd, Bd, Cd = _split(beam, qd)
+    p = tip_floating(beam, q)
+    pd = np.array([-(B @ mi.H_L @ Bd), mi.Phi_L @ Bd])
+    if beam.na:
+        pd[0] += mi.Psi_L @ Cd
+    a = -thd**2 * p + 2.0 * thd * (_IT @ pd) + np.array([-(Bd @ mi.H_L @ Bd), 0.0])
+    return rotation(q[0]) @ a
+
+
+def tip_deflection(beam, q) -> float:
+    """u_y(L) = Phi_L B, the tip transverse deformation in the floating frame, m."""
+    return float(beam.mi.Phi_L @ _split(beam, q)[1])
+
+
+def _jtilde_nodes(beam, q):
+    """Floating positions p_k, H_k B and the Jacobians J~_k at the quadrature nodes."""
+    mi = beam.mi
+    n = beam.n
+    _, B, C = _split(beam, q)
+    HB = mi.H @ B                                   # (K, N)
+    p = np.stack([mi.x - 0.5 * HB @ B, mi.Phi @ B], axis=-1)   # (K, 2)
+    if beam.na:
+        p[:, 0] += mi.Psi @ C
+    J = np.zeros((len(mi.x), 2, beam.ndof))
+    J[:, 0, 0] = -p[:, 1]
+    J[:, 1, 0] = p[:, 0]
+    J[:, 0, 1:1 + n] = -HB
+    J[:, 1, 1:1 + n] = mi.Phi
+    if beam.na:
+        J[:, 0, 1 + n:] = mi.Psi
+    return p, HB, J
+
+
+def mass_matrix_quadrature(beam, q) -> np.ndarray:
+    """M = sum_k w_k rho S J~_k^T J~_k: the generic route (docs/model.md 5.3)."""
+    _, _, J = _jtilde_nodes(beam, q)
+    return np.einsum("k,kai,kaj->ij", beam.mi.w * beam.mi.rhoS, J, J)
+
+
+def generalized_forces_quadrature(beam, q, qd, tau_d: float | None = None) -> np.ndarray:
+    """Q by the generic route (quadrature over the nodes)."""
+    mi = beam.mi
+    q, qd = np.asarray(q, float), np.asarray(qd, float)
+    n = beam.n
+    _, B, C = _split(beam, q)
+    thd, Bd, Cd = _split(beam, qd)
+    p, HB, J = _jtilde_nodes(beam, q)
+    pd = np.stack([-(HB @ Bd), mi.Phi @ Bd], axis=-1)
+    if beam.na:
+        pd[:, 0] += mi.Psi @ Cd
+    HBd = mi.H @ Bd
+    a = -thd**2 * p + 2.0 * thd * (pd @ _IT.T)
+    a[:, 0] -= HBd @ Bd
+    gloc = rotation(q[0]).T @ np.array([0.0, -beam.g0])
+    ws = mi.w * mi.rhoS
+    Q = -np.einsum("k,kai,ka->i", ws, J, a) + np.einsum("k,kai,a->i", ws, J, gloc)
+    Q[1:1 + n] -= mi.K2 @ B + mi.C @ Bd
+    if beam.na:
+        Q[1 + n:] -= mi.K_A @ C
+    Q[0] += beam.params.tau_d if tau_d is None else tau_d
+    return Q
+
+
+# ------------------------------------------------------------------ the library's values, for tests
+def kernel_point(beam, q, qd=None):
+    """The library's (compiled kernel's) tip and potential energies at one state, as a dict:
+    tip_X, tip_Y, tip_Xdot, tip_Ydot, tip_deflection, V_E, V_A, V_G
+    (:func:`flexlib.kernel.sample_kinematics` on one sample) and T (the kinetic energy of
+    :func:`flexlib.kernel.phase_eval_samples`).  Not a reference: what the tests check."""
+    from flexlib import kernel
+    from flexlib.layout import DISC_SLOTS
+    q = np.asarray(q, float)
+    qd = np.zeros_like(q) if qd is None else np.asarray(qd, float)
+    y = np.concatenate((q, qd, np.zeros(5)))[None, :]
+    par, arrs = beam.kernel_params(), beam.kernel_arrays()
+    kin = kernel.sample_kinematics(y, par, arrs)[:, 0]
+    _, T = kernel.phase_eval_samples(np.zeros(1), y, np.zeros(1, dtype=np.int64),
+                                     np.zeros((1, len(DISC_SLOTS))), 0, 0, par, arrs)
+    keys = ("tip_X", "tip_Y", "tip_Xdot", "tip_Ydot", "tip_deflection", "V_E", "V_A", "V_G")
+    out = dict(zip(keys, kin.tolist()))
+    out["T"] = float(T[0])
+    return out

@@ -13,12 +13,14 @@ import math
 import numpy as np
 import pytest
 
+import reference
 from flexlib import kernel
 from flexlib.axial import run_axial, run_checks, stick_rows
 from flexlib.beam import BeamModel
 from flexlib.contact import Slope, tip_contact
 from flexlib.params import BeamParams, paper_case
 from flexlib.simulate import Simulator, _Disc, simulate
+from reference import kernel_point
 
 E_DEF, RHO_DEF, L_DEF = BeamParams().E, BeamParams().rho, BeamParams().L
 
@@ -76,8 +78,8 @@ def test_kernel_quadrature_matches_beam_model(na):
     for _ in range(5):
         q, qd = _state(m, rng)
         M, Q = kernel.mass_forces_any(q, qd, sim._par0, sim._arrs)
-        np.testing.assert_allclose(M, m.mass_matrix_quadrature(q), rtol=1e-12, atol=1e-13)
-        Qr = m.generalized_forces_quadrature(q, qd)
+        np.testing.assert_allclose(M, reference.mass_matrix_quadrature(m, q), rtol=1e-12, atol=1e-13)
+        Qr = reference.generalized_forces_quadrature(m, q, qd)
         np.testing.assert_allclose(Q, Qr, rtol=1e-11, atol=1e-11 * np.abs(Qr).max())
         assert np.array_equal(M, M.T)
         np.linalg.cholesky(M)
@@ -122,28 +124,41 @@ def test_potential_forces_are_gradients(na):
     rng = np.random.default_rng(5)
     q, _ = _state(m, rng)
     Q = m.generalized_forces(q, np.zeros(m.ndof))
-    V = lambda x: m.elastic_energy(x) + m.gravitational_energy(x)
+    def V(x):                  # the library's (kernel's) potential energy
+        k = kernel_point(m, x)
+        return k["V_E"] + k["V_A"] + k["V_G"]
     g = np.empty(m.ndof)
     for j in range(m.ndof):
         e = np.zeros(m.ndof)
         e[j] = 1e-7 * max(1.0, abs(q[j])) if j <= m.n else 1e-9
         g[j] = (V(q + e) - V(q - e)) / (2 * e[j])
     np.testing.assert_allclose(Q, -g, rtol=1e-5, atol=1e-6 * np.abs(g).max())
+    # and against the reference energies
+    k = kernel_point(m, q)
+    assert k["V_A"] > 0.0
+    assert k["V_E"] + k["V_A"] == pytest.approx(reference.elastic_energy(m, q), rel=1e-13)
+    assert k["V_G"] == pytest.approx(reference.gravitational_energy(m, q), rel=1e-13, abs=1e-15)
 
 
 # ============================================================================ tip kinematics
+def _kernel_tip(m, q):
+    """The library's inertial tip position (X, Y) [m]: the compiled kernel's."""
+    k = kernel_point(m, q)
+    return np.array([k["tip_X"], k["tip_Y"]])
+
+
 @pytest.mark.parametrize("na", [1, 2, 4])
 def test_tip_jacobian_finite_differences(na):
     m = _model(na)
     rng = np.random.default_rng(7)
     for _ in range(3):
         q, _ = _state(m, rng)
-        J = m.tip_jacobian(q)
+        J = reference.tip_jacobian(m, q)
         Jfd = np.empty_like(J)
         for j in range(m.ndof):
             e = np.zeros(m.ndof)
             e[j] = 1e-6 * max(1.0, abs(q[j]))
-            Jfd[:, j] = (m.tip_position(q + e) - m.tip_position(q - e)) / (2 * e[j])
+            Jfd[:, j] = (_kernel_tip(m, q + e) - _kernel_tip(m, q - e)) / (2 * e[j])
         assert np.max(np.abs(J - Jfd)) <= 1e-7 * np.max(np.abs(J))
         # the axial columns are (Psi_j(L), 0) in the floating frame
         c, s = math.cos(q[0]), math.sin(q[0])
@@ -157,9 +172,15 @@ def test_tip_velocity_product_finite_differences(na):
     for _ in range(3):
         q, qd = _state(m, rng)
         h = 1e-6
-        ref = (m.tip_jacobian(q + h * qd) - m.tip_jacobian(q - h * qd)) @ qd / (2 * h)
-        a = m.tip_velocity_product(q, qd)
+        ref = (reference.tip_jacobian(m, q + h * qd)
+               - reference.tip_jacobian(m, q - h * qd)) @ qd / (2 * h)
+        a = reference.tip_velocity_product(m, q, qd)
         assert np.max(np.abs(a - ref)) <= 1e-6 * np.max(np.abs(ref))
+        # the library's (kernel's) tip velocity: J q' with the axial columns
+        k = kernel_point(m, q, qd)
+        v = reference.tip_jacobian(m, q) @ qd
+        np.testing.assert_allclose([k["tip_Xdot"], k["tip_Ydot"]], v, rtol=1e-13,
+                                   atol=1e-14 * np.max(np.abs(v)))
 
 
 @pytest.mark.parametrize("na", [1, 2])
@@ -170,11 +191,11 @@ def test_contact_kinematics_and_kernel_outputs(na):
     rng = np.random.default_rng(9)
     q, qd = _state(m, rng)
     k = tip_contact(m, slope, q, qd)
-    J = m.tip_jacobian(q)
-    a = m.tip_velocity_product(q, qd)
+    J = reference.tip_jacobian(m, q)
+    a = reference.tip_velocity_product(m, q, qd)
     np.testing.assert_allclose(k.Psi_q, slope.n @ J, rtol=1e-13, atol=1e-15)
     np.testing.assert_allclose(k.Gamma_q, slope.t @ J, rtol=1e-13, atol=1e-15)
-    assert k.gap == pytest.approx(slope.n @ (m.tip_position(q) - slope.origin), abs=1e-15)
+    assert k.gap == pytest.approx(slope.n @ (reference.tip_position(m, q) - slope.origin), abs=1e-15)
     assert k.gamma_n == pytest.approx(-slope.n @ a, rel=1e-12, abs=1e-12)
     assert k.gamma_t == pytest.approx(-slope.t @ a, rel=1e-12, abs=1e-12)
     y = np.concatenate((q, qd, np.zeros(5)))
@@ -194,7 +215,8 @@ def test_whole_beam_positions_include_axial():
     q, _ = _state(m, rng)
     st = m.station_data(np.array([0.0, 0.5, m.mi.L]))
     P = m.positions(q, st)
-    np.testing.assert_allclose(P[-1], m.tip_position(q), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(P[-1], _kernel_tip(m, q), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(P[-1], reference.tip_position(m, q), rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(P[0], 0.0, atol=1e-15)
 
 

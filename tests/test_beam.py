@@ -13,8 +13,10 @@ import math
 import numpy as np
 import pytest
 
+import reference
 from flexlib.beam import BeamModel
 from flexlib.params import BeamParams
+from reference import kernel_point
 
 ROOTS_TABLE = np.array([1.875104068712, 4.694091132974, 7.854757438238, 10.995540734875,
                         14.137168391046, 17.278759532088, 20.420352251041, 23.561944901806])
@@ -306,12 +308,13 @@ def test_E3_closed_form_against_independent_reference(N, kw):
     for trial in range(6):
         q, qd = random_state(rng, N, thdmax=6.0, bdmax=2.0)
         Mref = r.mass_matrix(q)
-        for M in (m.mass_matrix(q), m.mass_matrix_quadrature(q)):
+        for M in (m.mass_matrix(q), reference.mass_matrix_quadrature(m, q)):
             assert rel_err(M, Mref) < 1e-10
         terms = r.force_terms(q, qd, tau)
         Qref = np.sum(terms, axis=0)
         scale = np.sum(np.abs(terms), axis=0)          # floating-point scale per component
-        for Q in (m.generalized_forces(q, qd, tau_d=tau), m.generalized_forces_quadrature(q, qd, tau_d=tau)):
+        for Q in (m.generalized_forces(q, qd, tau_d=tau),
+                  reference.generalized_forces_quadrature(m, q, qd, tau_d=tau)):
             assert np.all(np.abs(Q - Qref) <= 1e-10 * scale), (Q, Qref)
         # the non-elastic, non-drive part alone (velocity + gravity), also to 1e-10 of its size
         nonel = np.sum([t for i, t in enumerate(terms) if i not in (0, 6)], axis=0)
@@ -332,7 +335,7 @@ def test_E3_drive_torque_from_params_and_argument():
     np.testing.assert_allclose(mt.generalized_forces(q, qd), Q0 + e0, rtol=1e-14, atol=1e-14)
     np.testing.assert_allclose(m0.generalized_forces(q, qd, tau_d=2.5), Q0 + e0, rtol=1e-14, atol=1e-14)
     np.testing.assert_allclose(mt.generalized_forces(q, qd, tau_d=0.0), Q0, rtol=1e-14, atol=1e-14)
-    np.testing.assert_allclose(mt.generalized_forces_quadrature(q, qd), Q0 + e0, rtol=1e-12,
+    np.testing.assert_allclose(reference.generalized_forces_quadrature(mt, q, qd), Q0 + e0, rtol=1e-12,
                                atol=1e-9)
 
 
@@ -352,7 +355,8 @@ def test_modal_damping(N):
     scale = np.abs(m0.mi.K2 @ q[1:]).max()
     assert abs(diff[0]) <= 1e-15 * scale
     np.testing.assert_allclose(diff[1:], -CBd, rtol=0, atol=1e-15 * scale + 1e-12 * np.abs(CBd).max())
-    dq = md.generalized_forces_quadrature(q, qd) - m0.generalized_forces_quadrature(q, qd)
+    dq = (reference.generalized_forces_quadrature(md, q, qd)
+          - reference.generalized_forces_quadrature(m0, q, qd))
     np.testing.assert_allclose(dq[1:], -CBd, rtol=0, atol=1e-15 * scale + 1e-12 * np.abs(CBd).max())
     np.testing.assert_allclose(rd.C, np.diag(2 * zeta * omega * b.rho * b.S * b.L), rtol=1e-12)
 
@@ -389,7 +393,8 @@ def test_E4_velocity_terms_are_lagrangian(N, fs):
         lag = -Mdot @ qd + 0.5 * _qdot_M_qdot_grad(m, q, qd)
         vel = m.generalized_forces(q, qd) - m.generalized_forces(q, np.zeros(N + 1))
         assert np.max(np.abs(vel - lag)) <= 1e-7 * np.max(np.abs(lag)), (vel, lag)
-        velq = m.generalized_forces_quadrature(q, qd) - m.generalized_forces_quadrature(q, np.zeros(N + 1))
+        velq = (reference.generalized_forces_quadrature(m, q, qd)
+                - reference.generalized_forces_quadrature(m, q, np.zeros(N + 1)))
         assert np.max(np.abs(velq - lag)) <= 1e-7 * np.max(np.abs(lag))
 
 
@@ -411,9 +416,9 @@ def test_gravity_part_is_minus_grad_VG(N):
         q, _ = random_state(rng, N)
         z = np.zeros(N + 1)
         Qg = mg.generalized_forces(q, z, tau_d=0.0) - m0.generalized_forces(q, z, tau_d=0.0)
-        fd = -_grad(mg.gravitational_energy, q)
+        fd = -_grad(lambda x: kernel_point(mg, x)["V_G"], q)
         assert np.max(np.abs(Qg - fd)) <= 1e-7 * np.max(np.abs(fd))
-        assert np.all(m0.gravitational_energy(q) == 0.0)
+        assert kernel_point(m0, q)["V_G"] == 0.0
 
 
 @pytest.mark.parametrize("N", [1, 3, 8])
@@ -425,9 +430,11 @@ def test_elastic_part_is_minus_grad_VE(N):
         q, _ = random_state(rng, N)
         z = np.zeros(N + 1)
         Qe = m0.generalized_forces(q, z, tau_d=0.0)
-        fd = -_grad(m0.elastic_energy, q)
+        fd = -_grad(lambda x: kernel_point(m0, x)["V_E"], q)
         assert np.max(np.abs(Qe - fd)) <= 1e-7 * np.max(np.abs(fd))
-        assert m0.elastic_energy(q) == pytest.approx(r.elastic_energy(q), rel=1e-10)
+        assert kernel_point(m0, q)["V_E"] == pytest.approx(r.elastic_energy(q), rel=1e-10)
+        assert kernel_point(m0, q)["V_E"] == pytest.approx(reference.elastic_energy(m0, q),
+                                                          rel=1e-13)
 
 
 # =========================================================================== E5, E6
@@ -549,7 +556,7 @@ def _static_sag(m):
     QB = m.generalized_forces(z, z, tau_d=0.0)[1:]
     K = -_dQB_dB(m, 0.0)          # at theta = 0 gravity adds no stiffness to the B-equation
     B = np.linalg.solve(K, QB)
-    return m.tip_deflection(np.concatenate([[0.0], B]))
+    return kernel_point(m, np.concatenate([[0.0], B]))["tip_deflection"]
 
 
 def test_E8_static_sag_N3():
@@ -570,6 +577,12 @@ def test_E8_static_sag_converges_to_beam_theory():
 
 
 # =========================================================================== tip kinematics
+def _kernel_tip(m, q):
+    """The library's inertial tip position (X, Y) [m]: the compiled kernel's."""
+    k = kernel_point(m, np.asarray(q, float))
+    return np.array([k["tip_X"], k["tip_Y"]])
+
+
 @pytest.mark.parametrize("N", [1, 3, 8])
 @pytest.mark.parametrize("fs", [True, False])
 def test_tip_jacobian_finite_differences(N, fs):
@@ -577,14 +590,19 @@ def test_tip_jacobian_finite_differences(N, fs):
     rng = np.random.default_rng(200 + N)
     for _ in range(5):
         q, _ = random_state(rng, N)
-        J = m.tip_jacobian(q)
+        J = reference.tip_jacobian(m, q)
         assert J.shape == (2, N + 1)
         fd = np.zeros_like(J)
+        fd_ref = np.zeros_like(J)
         for j in range(N + 1):
             e = np.zeros(N + 1)
             e[j] = 1e-6 * max(1.0, abs(q[j]))
-            fd[:, j] = (m.tip_position(q + e) - m.tip_position(q - e)) / (2 * e[j])
+            fd[:, j] = (_kernel_tip(m, q + e) - _kernel_tip(m, q - e)) / (2 * e[j])
+            fd_ref[:, j] = (reference.tip_position(m, q + e)
+                            - reference.tip_position(m, q - e)) / (2 * e[j])
+        # the library's (kernel's) tip position and the reference Jacobian
         assert np.max(np.abs(J - fd)) <= 1e-7 * np.max(np.abs(J))
+        assert np.max(np.abs(J - fd_ref)) <= 1e-7 * np.max(np.abs(J))
 
 
 @pytest.mark.parametrize("N", [1, 3, 8])
@@ -594,10 +612,15 @@ def test_tip_velocity_product_finite_difference_along_motion(N):
     for _ in range(5):
         q, qd = random_state(rng, N, thdmax=6.0, bdmax=1.5)
         h = 1e-6
-        fd = (m.tip_jacobian(q + h * qd) - m.tip_jacobian(q - h * qd)) @ qd / (2 * h)
-        a = m.tip_velocity_product(q, qd)
+        fd = (reference.tip_jacobian(m, q + h * qd) - reference.tip_jacobian(m, q - h * qd)) @ qd / (2 * h)
+        a = reference.tip_velocity_product(m, q, qd)
         assert np.max(np.abs(a - fd)) <= 1e-7 * np.max(np.abs(fd))
-        np.testing.assert_allclose(m.tip_velocity(q, qd), m.tip_jacobian(q) @ qd, rtol=1e-14, atol=1e-14)
+        v = reference.tip_velocity(m, q, qd)
+        np.testing.assert_allclose(v, reference.tip_jacobian(m, q) @ qd, rtol=1e-14, atol=1e-14)
+        # the library's (kernel's) tip velocity against the reference J q'
+        k = kernel_point(m, q, qd)
+        np.testing.assert_allclose([k["tip_Xdot"], k["tip_Ydot"]], v, rtol=1e-13,
+                                   atol=1e-14 * np.max(np.abs(v)))
 
 
 def test_tip_position_closed_form_and_deflection():
@@ -608,12 +631,16 @@ def test_tip_position_closed_form_and_deflection():
     for _ in range(5):
         q, _ = random_state(rng, N)
         B = q[1:]
-        assert m.tip_deflection(q) == pytest.approx(2 * (B[0] - B[1] + B[2]), rel=1e-12, abs=1e-15)
+        k = kernel_point(m, q)
+        assert k["tip_deflection"] == pytest.approx(2 * (B[0] - B[1] + B[2]), rel=1e-12, abs=1e-15)
+        assert reference.tip_deflection(m, q) == pytest.approx(k["tip_deflection"], rel=1e-14,
+                                                               abs=1e-16)
         p = np.array([1.0 - 0.5 * B @ r.H_L @ B, r.Phi_L @ B])
         W = np.array([[math.cos(q[0]), -math.sin(q[0])], [math.sin(q[0]), math.cos(q[0])]])
-        np.testing.assert_allclose(m.tip_position(q), W @ p, rtol=0, atol=1e-13)
+        np.testing.assert_allclose(_kernel_tip(m, q), W @ p, rtol=0, atol=1e-13)
+        np.testing.assert_allclose(reference.tip_position(m, q), W @ p, rtol=0, atol=1e-13)
     # undeformed: tip at (L cos theta, L sin theta)
-    np.testing.assert_allclose(m.tip_position([0.3, 0, 0, 0]), [math.cos(0.3), math.sin(0.3)],
+    np.testing.assert_allclose(_kernel_tip(m, [0.3, 0, 0, 0]), [math.cos(0.3), math.sin(0.3)],
                                rtol=0, atol=1e-15)
 
 
@@ -628,7 +655,7 @@ def test_positions_stations(N):
         q, _ = random_state(rng, N)
         P = m.positions(q, st)
         assert P.shape == (4, 2)
-        np.testing.assert_allclose(P[-1], m.tip_position(q), rtol=0, atol=1e-13)
+        np.testing.assert_allclose(P[-1], _kernel_tip(m, q), rtol=0, atol=1e-13)
         np.testing.assert_allclose(P[0], [0.0, 0.0], rtol=0, atol=1e-15)
         np.testing.assert_allclose(P, r.positions(q, xs), rtol=0, atol=1e-11)
 
@@ -641,11 +668,11 @@ def test_kinetic_energy_against_own_quadrature(N):
     rng = np.random.default_rng(500 + N)
     for _ in range(5):
         q, qd = random_state(rng, N)
-        T = m.kinetic_energy(q, qd)
+        T = kernel_point(m, q, qd)["T"]          # the library's T (the kernel's right-hand side)
         assert T == pytest.approx(r.kinetic_energy(q, qd), rel=1e-10)
-        assert T == pytest.approx(0.5 * qd @ m.mass_matrix(q) @ qd, rel=1e-13)
+        assert T == pytest.approx(reference.kinetic_energy(m, q, qd), rel=1e-13)
     # rigid rotation: T = 1/2 J_ob theta'^2
-    assert m.kinetic_energy(np.zeros(N + 1), np.r_[2.0, np.zeros(N)]) == pytest.approx(
+    assert kernel_point(m, np.zeros(N + 1), np.r_[2.0, np.zeros(N)])["T"] == pytest.approx(
         0.5 * 0.289578127 * 4.0, rel=1e-8)
 
 
@@ -654,13 +681,16 @@ def test_gravitational_energy(N):
     m = model(n_modes=N)
     r = ref(N)
     q0 = np.r_[math.pi / 4, np.zeros(N)]
-    assert m.gravitational_energy(q0) == pytest.approx(3.013082, abs=1e-6)
+    assert kernel_point(m, q0)["V_G"] == pytest.approx(3.013082, abs=1e-6)
     assert m.mi.m == pytest.approx(0.868734, abs=1e-6)
     rng = np.random.default_rng(600 + N)
     for _ in range(5):
         q, _ = random_state(rng, N)
-        assert m.gravitational_energy(q) == pytest.approx(r.gravitational_energy(q), rel=1e-10,
-                                                          abs=1e-12)
-    T, VE, VG = m.energies(q, np.ones(N + 1))
-    assert (T, VE, VG) == (m.kinetic_energy(q, np.ones(N + 1)), m.elastic_energy(q),
-                           m.gravitational_energy(q))
+        VG = kernel_point(m, q)["V_G"]
+        assert VG == pytest.approx(r.gravitational_energy(q), rel=1e-10, abs=1e-12)
+        assert VG == pytest.approx(reference.gravitational_energy(m, q), rel=1e-13, abs=1e-15)
+    # the library's energies at one state against the reference's (T, V_E, V_G)
+    k = kernel_point(m, q, np.ones(N + 1))
+    np.testing.assert_allclose([k["T"], k["V_E"], k["V_G"]], reference.energies(m, q, np.ones(N + 1)),
+                               rtol=1e-13, atol=1e-15)
+    assert k["V_A"] == 0.0
