@@ -158,6 +158,20 @@ STIFFNESS_VARIABLES = {
 }
 
 
+def _study_row(r) -> dict:
+    """The stiffness study's numbers of one run: its first impact, impact count, steps, wall time."""
+    row = _first_cluster(r)
+    row.update(n_impacts=len(r.impacts), n_steps=r.stats.get("n_steps", np.nan),
+               wall_time=r.stats.get("wall_time_s", np.nan))
+    return row
+
+
+def _fill(arrays: dict, i: int, j: int, row: dict):
+    """arrays[k][i, j] = row[k] for every study variable k."""
+    for k, a in arrays.items():
+        a[i, j] = row[k]
+
+
 def stiffness_study(Ks=(1e7, 1e8, 1e9, 1e10), models=CONTINUOUS_MODELS, case="3.2",
                     t_end: float = 0.45, e: float = 0.5, contact_law: str = "flores",
                     contact_exponent: float = 1.5, reference_e=(0.0, 0.5), **overrides):
@@ -185,11 +199,7 @@ def stiffness_study(Ks=(1e7, 1e8, 1e9, 1e10), models=CONTINUOUS_MODELS, case="3.
         for j, K in enumerate(Ks):
             r, msg = run_model(base, m, t_end, e=e, contact_law=contact_law, contact_stiffness=K,
                                contact_exponent=contact_exponent, **overrides)
-            row = _first_cluster(r)
-            row.update(n_impacts=len(r.impacts), n_steps=r.stats.get("n_steps", np.nan),
-                       wall_time=r.stats.get("wall_time_s", np.nan))
-            for k in names:
-                data[k][i, j] = row[k]
+            _fill(data, i, j, _study_row(r))
             status[i, j] = msg
     ref_e = [float(x) for x in reference_e]
     ref = {k: np.full((len(models_), len(ref_e)), np.nan) for k in names}
@@ -197,11 +207,7 @@ def stiffness_study(Ks=(1e7, 1e8, 1e9, 1e10), models=CONTINUOUS_MODELS, case="3.
     for i, m in enumerate(models_):
         for j, er in enumerate(ref_e):
             r, msg = run_model(base, COUNTERPART[m], t_end, e=er, **overrides)
-            row = _first_cluster(r)
-            row.update(n_impacts=len(r.impacts), n_steps=r.stats.get("n_steps", np.nan),
-                       wall_time=r.stats.get("wall_time_s", np.nan))
-            for k in names:
-                ref[k][i, j] = row[k]
+            _fill(ref, i, j, _study_row(r))
             ref_status[i, j] = msg
     ds = xr.Dataset(
         {**{k: (("model", "K"), data[k], dict(long_name=STIFFNESS_VARIABLES[k][0],

@@ -10,9 +10,10 @@ mu is dimensionless and F_t = -mu N (eq (69)).
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
+
+from ._jit import hot
 
 __all__ = ["modified_coulomb", "coulomb_force", "stribeck_level", "lugre_zdot", "lugre_coefficient",
            "lugre_steady_state", "lugre_force_form_rhs", "lugre_rates"]
@@ -78,16 +79,6 @@ def lugre_force_form_rhs(v, z, sigma0, sigma1, sigma2, Fc, Fs, v_s):
     return zd, sigma0 * z + sigma1 * zd + sigma2 * v
 
 
-if not os.environ.get("FLEXLIB_NO_NUMBA"):   # the same switch as flexlib.kernel
-    try:
-        import numba as _nb
-    except ImportError:      # pragma: no cover - numba is a declared dependency
-        _nb = None
-    if _nb is not None:
-        import numba.core.options as _nbo
-        # Called from the kernel's right-hand side, which is compiled without reference
-        # counting; numba inlines it there (the kernel's cache is keyed on kernel.py only: a
-        # change here needs the kernel's cache cleared, see flexlib/kernel.py).
-        _opts = dict(_nrt=False) if hasattr(_nbo.DefaultOptions, "_nrt") else {}
-        lugre_rates = _nb.njit(cache=True, **_opts)(lugre_rates)
-        modified_coulomb = _nb.njit(cache=True, **_opts)(modified_coulomb)
+# The kernel's right-hand side calls these two (and inlines them): compiled, see flexlib._jit.
+lugre_rates = hot(lugre_rates)
+modified_coulomb = hot(modified_coulomb)

@@ -850,7 +850,7 @@ def _source_stamp() -> str:
     are frozen into numba's cached machine code)."""
     h = hashlib.sha256()
     here = os.path.dirname(os.path.abspath(__file__))
-    for name in ("kernel.py", "friction.py", "layout.py", "models.py", "penalty.py"):
+    for name in ("kernel.py", "friction.py", "layout.py", "models.py", "penalty.py", "_jit.py"):
         try:
             with open(os.path.join(here, name), "rb") as fh:
                 h.update(fh.read())

@@ -46,8 +46,7 @@ Two choices where the literature is silent, both stated in docs/model.md:
 """
 from __future__ import annotations
 
-import math
-import os
+from ._jit import hot
 
 __all__ = ["LAWS", "damping_factor", "normal_force", "stored_energy", "check_law"]
 
@@ -100,12 +99,5 @@ def stored_energy(gap, K, n):
     return K * delta ** (n + 1.0) / (n + 1.0)
 
 
-if not os.environ.get("FLEXLIB_NO_NUMBA"):   # the same switch as flexlib.kernel
-    try:
-        import numba as _nb
-    except ImportError:      # pragma: no cover - numba is a declared dependency
-        _nb = None
-    if _nb is not None:
-        import numba.core.options as _nbo
-        _opts = dict(_nrt=False) if hasattr(_nbo.DefaultOptions, "_nrt") else {}
-        normal_force = _nb.njit(cache=True, **_opts)(normal_force)
+# The kernel's right-hand side calls it (and inlines it): compiled, see flexlib._jit.
+normal_force = hot(normal_force)
