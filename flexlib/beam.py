@@ -145,15 +145,17 @@ class BeamModel:
         return xs, phi, H
 
     def positions(self, q, stations) -> np.ndarray:
-        """Inertial positions (len(xs), 2) of material points, given :meth:`station_data`."""
+        """Inertial positions (len(xs), 2) of material points, given :meth:`station_data`
+        (:func:`flexlib.kernel.material_points_into`, the code of the interior-contact check)."""
         xs, phi, H = stations[:3]
+        Psi = stations[3] if self.na else np.zeros((len(xs), 0))
         _, B, C = self._split(q)
-        px = xs - 0.5 * np.einsum("i,kij,j->k", B, H, B)
-        if self.na:
-            px = px + stations[3] @ C
-        py = phi @ B
-        c, s = math.cos(q[0]), math.sin(q[0])
-        return np.stack([c * px - s * py, s * px + c * py], axis=-1)
+        P = np.empty((len(xs), 2))
+        c_ = np.ascontiguousarray
+        kernel.material_points_into(c_(B), c_(C), math.cos(q[0]), math.sin(q[0]),
+                                    c_(xs, dtype=float), c_(phi, dtype=float), c_(H, dtype=float),
+                                    c_(Psi, dtype=float), P)
+        return P
 
     # ------------------------------------------------------------------ frequencies
     def natural_frequencies(self) -> np.ndarray:

@@ -307,49 +307,28 @@ def _merge_samples(T_all, off, H_all, Y_all, F_all, dts, cap):
 def _min_interior_gap(B, Ca, c, s, st, slope):
     """min over the stations ``st`` (:meth:`BeamModel.station_data`) of the gap of the beam
     point above the slope [m], at every sample (B (m, N), axial Ca (m, Na), c, s = cos, sin
-    theta).  Compiled: a loop over samples and stations (:func:`_interior_gap_loop`), which
-    makes no (samples x stations) temporaries -- the NumPy statement below made ten of them and
-    took ~0.5 s of the LuGre run's 10^5 samples.  Without numba, the NumPy statement."""
+    theta): a compiled loop over the samples (:func:`_interior_gap_loop`) around the kernel's
+    :func:`~flexlib.kernel.material_points_into`, with no (samples x stations) temporaries."""
     xs, phi, H = st[:3]
     Psi = st[3] if len(st) > 3 else np.zeros((len(xs), 0))
     n, o = slope.n, slope.origin
-    if kernel.COMPILED:
-        return _interior_gap_loop(np.ascontiguousarray(B), np.ascontiguousarray(Ca),
-                                  np.ascontiguousarray(c), np.ascontiguousarray(s),
-                                  np.ascontiguousarray(xs, dtype=float),
-                                  np.ascontiguousarray(phi, dtype=float),
-                                  np.ascontiguousarray(H, dtype=float),
-                                  np.ascontiguousarray(Psi, dtype=float),
-                                  float(n[0]), float(n[1]), float(o[0]), float(o[1]))
-    ppx = xs[None, :] - 0.5 * np.einsum("ki,jil,kl->kj", B, H, B)
-    if Psi.shape[1]:
-        ppx = ppx + Ca @ Psi.T
-    ppy = B @ phi.T
-    gaps = ((c[:, None] * ppx - s[:, None] * ppy - o[0]) * n[0]
-            + (s[:, None] * ppx + c[:, None] * ppy - o[1]) * n[1])
-    return gaps.min(axis=1)
+    c_ = np.ascontiguousarray
+    return _interior_gap_loop(c_(B), c_(Ca), c_(c), c_(s), c_(xs, dtype=float),
+                              c_(phi, dtype=float), c_(H, dtype=float), c_(Psi, dtype=float),
+                              float(n[0]), float(n[1]), float(o[0]), float(o[1]))
 
 
 def _interior_gap_loop(B, Ca, c, s, xs, phi, H, Psi, nx, ny, ox, oy):
-    """The loop of :func:`_min_interior_gap`: the same formula, one sample at a time."""
-    m, n = B.shape
-    na = Ca.shape[1]
+    """The loop of :func:`_min_interior_gap`: the material points of each sample, then the
+    smallest of their gaps n . (r - O1)."""
+    m = B.shape[0]
     out = np.empty(m)
+    P = np.empty((xs.shape[0], 2))
     for k in range(m):
+        kernel.material_points_into(B[k], Ca[k], c[k], s[k], xs, phi, H, Psi, P)
         best = np.inf
         for j in range(xs.shape[0]):
-            bhb = 0.0
-            py = 0.0
-            for i in range(n):
-                acc = 0.0
-                for l in range(n):
-                    acc += H[j, i, l] * B[k, l]
-                bhb += B[k, i] * acc
-                py += B[k, i] * phi[j, i]
-            px = xs[j] - 0.5 * bhb
-            for a in range(na):
-                px += Ca[k, a] * Psi[j, a]
-            g = (c[k] * px - s[k] * py - ox) * nx + (s[k] * px + c[k] * py - oy) * ny
+            g = (P[j, 0] - ox) * nx + (P[j, 1] - oy) * ny
             if g < best:
                 best = g
         out[k] = best
@@ -360,6 +339,9 @@ if kernel.COMPILED:
     import numba as _nb
     _merge_samples = _nb.njit(cache=True)(_merge_samples)
     _interior_gap_loop = _nb.njit(cache=True)(_interior_gap_loop)
+    # numba keys these caches on this file; the loop compiles in kernel.material_points_into
+    kernel.flush_stale_cache([_merge_samples, _interior_gap_loop], "history.kernel-sha256",
+                             kernel.SOURCE_STAMP)
 
 
 def _intervals(seg_info, starts, t0, t1):

@@ -476,6 +476,29 @@ def _tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
             gam_n, gam_t)
 
 
+def material_points_into(B, C, c, s, xs, phi, H, Psi, P):
+    """Inertial positions of the beam's material points at stations ``xs`` [m], written into
+    ``P`` (len(xs), 2): the one statement of r(x) = W(theta) (x + Psi(x) C - 1/2 B^T H(x) B,
+    Phi(x) B) (eqs (3)-(5)), for modal coordinates B, axial C and c, s = cos, sin theta;
+    ``phi``, ``H``, ``Psi`` are the shapes at the stations (:meth:`BeamModel.station_data`)."""
+    n = B.shape[0]
+    na = C.shape[0]
+    for j in range(xs.shape[0]):
+        bhb = 0.0
+        py = 0.0
+        for i in range(n):
+            acc = 0.0
+            for l in range(n):
+                acc += H[j, i, l] * B[l]
+            bhb += B[i] * acc
+            py += B[i] * phi[j, i]
+        px = xs[j] - 0.5 * bhb
+        for a in range(na):
+            px += C[a] * Psi[j, a]
+        P[j, 0] = c * px - s * py
+        P[j, 1] = s * px + c * py
+
+
 def potential_energies(q, par, arrs):
     """(V_E, V_A, V_G) at q [J]: the one statement of the potential energies.
 
@@ -900,7 +923,7 @@ if not os.environ.get("FLEXLIB_NO_NUMBA"):   # FLEXLIB_NO_NUMBA=1 selects the pu
         for _name in ("_dot_at", "_mv_at", "_quad_at", "_solve_into", "_tip_rows_into",
                       "_slope_in_beam_frame", "mass_forces_into", "mass_forces_quad_into",
                       "phase_eval_into", "_stick_solve", "_penalty_contact", "custom_friction", "event_values_into", "_samples_into", "_tip_into",
-                      "_quad_flat", "_rotate", "_tip_point"):
+                      "_quad_flat", "_rotate", "_tip_point", "material_points_into"):
             globals()[_name] = _nb.njit(cache=True, **NO_REFCOUNT)(globals()[_name])
         for _name in ("_solve", "work_arrays", "mass_forces",
                       "mass_forces_quad", "mass_forces_any", "phase_eval", "event_values",
