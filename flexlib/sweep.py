@@ -53,6 +53,10 @@ IMPACT_METRICS = {
     "peak_normal_force": ("peak normal contact force N in the impact", "N"),
     "peak_friction_force": ("peak tangential contact force |F_t| in the impact", "N"),
     "energy_lost": ("mechanical energy lost in the impact", "J"),
+    "normal_impulse": ("total normal impulse of the impact (velocity jumps + integral of N dt)",
+                       "N s"),
+    "max_penetration": ("largest penetration of the tip into the slope in the impact (continuous "
+                        "contact models; ~0 for the constraint method)", "m"),
 }
 POINT_METRICS = {
     "n_impacts": ("number of impacts (clusters of contact episodes) up to t_end", "1"),
@@ -66,7 +70,8 @@ POINT_METRICS = {
 METRICS = (*IMPACT_METRICS, *POINT_METRICS, "status")
 _IMPACT_KEYS = {"impact_start": "t_start", "impact_duration": "duration",
                 "peak_normal_force": "peak_normal_force", "peak_friction_force": "peak_friction_force",
-                "energy_lost": "energy_lost"}
+                "energy_lost": "energy_lost", "normal_impulse": "normal_impulse",
+                "max_penetration": "max_penetration"}
 NOT_RUN = "not run"
 _WARM_T_END = 0.34       # reaches the first contact of case 3.2 (t = 0.3329 s): every phase kind
 

@@ -57,6 +57,8 @@ def test_2x2_sweep_equals_four_direct_simulate_calls(local_2x2):
             assert first.peak_normal_force.item() == im["peak_normal_force"]
             assert first.peak_friction_force.item() == im["peak_friction_force"]
             assert first.energy_lost.item() == im["energy_before"] - im["energy_after"]
+            assert first.normal_impulse.item() == im["normal_impulse"]
+            assert first.max_penetration.item() == im["max_penetration"]
             assert np.isnan(p.sel(impact=2).energy_lost.item())
             assert p.final_energy.item() == res.h["E"][-1]
             assert p.audit_residual.item() == np.max(np.abs(res.h["audit"]))
@@ -329,3 +331,20 @@ def test_cluster_started_by_sweep_listens_on_loopback_only(monkeypatch):
     assert math.isfinite(ds.peak_normal_force.values.ravel()[0])
     assert len(made) == 1 and made[0].status.name == "closed"
     assert listening and set(listening) == {"127.0.0.1"}, listening
+
+
+def test_a_stiffness_sweep_of_a_continuous_model():
+    """The continuous contact models sweep like the others; over the penalty stiffness the first
+    impact's penetration is the run's and falls as K grows (Hertz: ~K^-0.4)."""
+    Ks = [1e8, 1e10]
+    ds = fl.sweep(fl.paper_case("3.2").with_(e=0.5), "continuous_coulomb",
+                  {"contact_stiffness": Ks}, t_end=0.4, engine="serial", progress=False)
+    pen = []
+    for K in Ks:
+        res = fl.simulate("3.2", "continuous_coulomb", 0.4, e=0.5, contact_stiffness=K)
+        p = ds.sel(model="continuous_coulomb", contact_stiffness=K, impact=1)
+        assert str(p.status.values) == "ok"
+        assert p.max_penetration.item() == res.impacts[0]["max_penetration"]
+        assert p.normal_impulse.item() == res.impacts[0]["normal_impulse"]
+        pen.append(p.max_penetration.item())
+    assert pen[1] < 0.3 * pen[0]          # 100x stiffer: (1/100)^0.4 = 0.16 for Hertz
