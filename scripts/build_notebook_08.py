@@ -7,10 +7,7 @@ it needs no cached file; ``python -m flexlib figures`` draws the same figures in
 """
 from __future__ import annotations
 
-import nbformat
-from nbformat.v4 import new_notebook
-
-from build_notebooks import OUT as NOTEBOOK_DIR, checked, code, md   # scripts/ is on sys.path
+from build_notebooks import OUT as NOTEBOOK_DIR, checked, code, md, write_notebook   # scripts/ is on sys.path
 
 OUT = NOTEBOOK_DIR / "08-continuous-contact.ipynb"
 
@@ -365,11 +362,7 @@ display(Markdown(f'''
 
 
 def build():
-    nb = new_notebook(cells=CELLS)
-    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    nb.metadata["language_info"] = {"name": "python"}
-    nbformat.write(nb, OUT)
-    return OUT
+    return write_notebook(CELLS, OUT)
 
 
 if __name__ == "__main__":

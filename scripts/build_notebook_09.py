@@ -7,10 +7,7 @@ under nbval); the text shows how to scale them up.
 """
 from __future__ import annotations
 
-import nbformat
-from nbformat.v4 import new_notebook
-
-from build_notebooks import OUT as NOTEBOOK_DIR, checked, code, md   # scripts/ is on sys.path
+from build_notebooks import OUT as NOTEBOOK_DIR, checked, code, md, write_notebook   # scripts/ is on sys.path
 
 OUT = NOTEBOOK_DIR / "09-parameter-studies.ipynb"
 
@@ -257,12 +254,7 @@ process imports the script's main module.
 
 
 def build():
-    nb = new_notebook(cells=CELLS, metadata={
-        "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
-        "language_info": {"name": "python"}})
-    nbformat.validate(nb)
-    nbformat.write(nb, OUT)
-    return OUT
+    return write_notebook(CELLS, OUT)
 
 
 if __name__ == "__main__":

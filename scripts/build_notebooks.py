@@ -805,18 +805,24 @@ NOTEBOOKS = {"01-modeling": NB01, "02-impulse-jump": NB02, "03-hybrid-coulomb": 
              "04-hybrid-lugre": NB04, "05-unified-lugre": NB05, "06-comparison": NB06}
 
 
+def write_notebook(cells, path):
+    """Write ``cells`` as a validated notebook at ``path`` (the builders' one notebook format)."""
+    nb = new_notebook(cells=cells, metadata={
+        "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"}})
+    nbformat.validate(nb)
+    nbformat.write(nb, path)
+    return path
+
+
 def build(names=None):
     OUT.mkdir(exist_ok=True)
     for name, cells in NOTEBOOKS.items():
         if names and name not in names:
             continue
-        nb = new_notebook(cells=cells, metadata={
-            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
-            "language_info": {"name": "python"}})
         n_checked = sum(c.cell_type == "code" and c.source.startswith("# NBVAL_CHECK_OUTPUT") for c in cells)
         assert n_checked == 1, f"{name}: {n_checked} checked cells"
-        nbformat.validate(nb)
-        nbformat.write(nb, OUT / f"{name}.ipynb")
+        write_notebook(cells, OUT / f"{name}.ipynb")
         print(f"wrote notebooks/{name}.ipynb ({len(cells)} cells)")
 
 

@@ -149,15 +149,7 @@ def test_panel_simulate_keeps_constraint_models_at_paper_e(monkeypatch):
 
 
 # ------------------------------------------------------------------ figures
-def _texts(fig):
-    out = [t.get_text() for t in fig.texts]
-    if getattr(fig, "_suptitle", None) is not None:
-        out.append(fig._suptitle.get_text())
-    for ax in fig.axes:
-        out += [ax.get_title(), ax.get_xlabel(), ax.get_ylabel()]
-        if ax.get_legend() is not None:
-            out += [t.get_text() for t in ax.get_legend().get_texts()]
-    return [t for t in out if t]
+from test_figures import _texts  # noqa: E402  (every text a figure shows; tests/ is on sys.path)
 
 
 @pytest.fixture(scope="module")
