@@ -2,7 +2,7 @@
 
 ``kernel.phase_eval_into`` (dy/dt and the phase outputs of one phase, into reused arrays: what
 the integrator calls on every stage), its allocating wrapper ``kernel.phase_eval`` and
-``kernel.mass_forces`` (M(q), Q(q, q')) are timed at real states of case 3.2 (recorded from short runs, mid-phase):
+``beam.mass_forces`` (M(q), Q(q, q')) are timed at real states of case 3.2 (recorded from short runs, mid-phase):
 
 * FREE flight (model frictionless, mode 0);
 * CONTACT, frictionless (1 x 1 multiplier solve);
@@ -35,7 +35,12 @@ import numba
 import numpy as np
 
 from _common import machine, machine_line, write_json
+from flexlib import beam as _beam
 from flexlib import integrator, kernel
+
+# where M(q), Q(q, q') are compiled: the body module (flexlib.beam); in versions before the
+# body had its own module, the kernel (so that this script times an older checkout too)
+BODY = _beam if hasattr(_beam, "mass_forces") else kernel
 from flexlib.params import paper_case
 from flexlib.simulate import FREE, CONTACT, STICK, SLIP, SimulationError, Simulator, _Disc
 
@@ -72,7 +77,7 @@ def _loop_phase_eval_into(n, t, y, mode, model, mult, par, arrs, W, Mw, Xw, dy, 
 def _loop_mass_forces_quad(n, q, qd, par, nmodes, K2, C, xk, wk, Phik, Hk, Psik, KA):
     acc = 0.0
     for i in range(n):
-        M, Q = kernel.mass_forces_quad(q, qd, par, nmodes, K2, C, xk, wk, Phik, Hk, Psik, KA)
+        M, Q = BODY.mass_forces_quad(q, qd, par, nmodes, K2, C, xk, wk, Phik, Hk, Psik, KA)
         acc += M[0, 0] + Q[0]
     return acc
 
@@ -81,7 +86,7 @@ def _loop_mass_forces_quad(n, q, qd, par, nmodes, K2, C, xk, wk, Phik, Hk, Psik,
 def _loop_mass_forces(n, q, qd, par, arrs11):
     acc = 0.0
     for i in range(n):
-        M, Q = kernel.mass_forces(q, qd, par, *arrs11)
+        M, Q = BODY.mass_forces(q, qd, par, *arrs11)
         acc += M[0, 0] + Q[0]
     return acc
 
@@ -158,7 +163,7 @@ def rhs_costs(n_modes=3, loops=100_000, repeat=7, python_loops=20_000, states=No
         _loop_mass_forces(10, q, qd, par, a11)
         nb_mf = _median_time(lambda: _loop_mass_forces(loops, q, qd, par, a11), repeat) / loops
         nb_quad = float("nan")
-        if hasattr(kernel, "mass_forces_quad"):
+        if hasattr(BODY, "mass_forces_quad"):
             # the generic quadrature route (used by flexlib only with axial modes):
             # O(K N^2) with K = max(40, 8 N) Gauss nodes, against O(N^4) for the tensor route
             qa = (q, qd, par, sim.beam.n, arrs.K2, arrs.C, arrs.xk, arrs.wk, arrs.Phik, arrs.Hk,
@@ -178,7 +183,7 @@ def rhs_costs(n_modes=3, loops=100_000, repeat=7, python_loops=20_000, states=No
             for _ in range(python_loops):
                 rhs(t, y)
         py_cl = _median_time(py_closure, repeat) / python_loops
-        mf = kernel.mass_forces
+        mf = BODY.mass_forces
 
         def py_mf():
             for _ in range(python_loops):

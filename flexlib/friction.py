@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from . import _jit
 from ._jit import hot
 
 __all__ = ["modified_coulomb", "coulomb_force", "stribeck_level", "lugre_zdot", "lugre_coefficient",
@@ -82,3 +83,4 @@ def lugre_force_form_rhs(v, z, sigma0, sigma1, sigma2, Fc, Fs, v_s):
 # The kernel's right-hand side calls these two (and inlines them): compiled, see flexlib._jit.
 lugre_rates = hot(lugre_rates)
 modified_coulomb = hot(modified_coulomb)
+_jit.flush_module(__name__)

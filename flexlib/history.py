@@ -3,9 +3,9 @@
 :func:`build_result` samples every phase the integrator produced (step points plus a uniform
 grid of the dense output), re-evaluates the phase outputs (N, F_t, margin, gap, ...) at every
 sample with the same compiled right-hand side the integrator ran, takes the tip kinematics and
-the energies from the compiled kernel (:func:`flexlib.kernel.sample_kinematics`, which uses the
-simulator's tip point :func:`flexlib.kernel._tip_point` and
-:func:`flexlib.kernel.potential_energies`: the formulas exist once, there; nothing here restates
+the energies from the body's compiled code (:func:`flexlib.beam.sample_kinematics`, which uses the
+simulator's tip point :func:`flexlib.beam.tip_point` and
+:func:`flexlib.beam.potential_energies`: the formulas exist once, there; nothing here restates
 them), derives the energy audit, and cuts the run into contact episodes (one per velocity
 jump) and impacts (clusters of episodes).  :mod:`flexlib.result` only holds and exports the numbers.
 
@@ -26,7 +26,8 @@ import time
 
 import numpy as np
 
-from . import __version__, integrator, kernel, penalty
+from . import __version__, _jit, integrator, kernel, penalty
+from .beam import material_points_into, sample_kinematics
 from .layout import (FREE, NOUT, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_NRAW, O_S, O_VN, O_VT,
                      SLIP, STICK)
 from .result import SELECTION_KEYS, SimulationResult, selection_counts
@@ -127,11 +128,11 @@ def _state_histories(sim, t, Y, mode) -> dict:
 def _tip_and_energy_histories(sim, h, Y, Tk):
     """Tip position, velocity and deflection, T, V_E (V_A), V_G and E into ``h``; returns
     (cos theta, sin theta) of the samples.  The tip kinematics and the potential energies are
-    those of the compiled kernel (:func:`flexlib.kernel.sample_kinematics`, one call for all
+    those of the compiled kernel (:func:`flexlib.beam.sample_kinematics`, one call for all
     samples); T is the kernel's too (:func:`_phase_outputs`)."""
     bm = sim.beam
     th = Y[:, sim.layout.theta]
-    kin = kernel.sample_kinematics(np.ascontiguousarray(Y), sim._par0, sim._arrs)
+    kin = sample_kinematics(np.ascontiguousarray(Y), sim._par0, sim._arrs)
     for i, key in enumerate(("tip_X", "tip_Y", "tip_Xdot", "tip_Ydot", "tip_deflection")):
         h[key] = kin[i].copy()
     h["T"] = np.array(Tk)
@@ -307,8 +308,8 @@ def _merge_samples(T_all, off, H_all, Y_all, F_all, dts, cap):
 def _min_interior_gap(B, Ca, c, s, st, slope):
     """min over the stations ``st`` (:meth:`BeamModel.station_data`) of the gap of the beam
     point above the slope [m], at every sample (B (m, N), axial Ca (m, Na), c, s = cos, sin
-    theta): a compiled loop over the samples (:func:`_interior_gap_loop`) around the kernel's
-    :func:`~flexlib.kernel.material_points_into`, with no (samples x stations) temporaries."""
+    theta): a compiled loop over the samples (:func:`_interior_gap_loop`) around the body's
+    :func:`~flexlib.beam.material_points_into`, with no (samples x stations) temporaries."""
     xs, phi, H = st[:3]
     Psi = st[3] if len(st) > 3 else np.zeros((len(xs), 0))
     n, o = slope.n, slope.origin
@@ -325,7 +326,7 @@ def _interior_gap_loop(B, Ca, c, s, xs, phi, H, Psi, nx, ny, ox, oy):
     out = np.empty(m)
     P = np.empty((xs.shape[0], 2))
     for k in range(m):
-        kernel.material_points_into(B[k], Ca[k], c[k], s[k], xs, phi, H, Psi, P)
+        material_points_into(B[k], Ca[k], c[k], s[k], xs, phi, H, Psi, P)
         best = np.inf
         for j in range(xs.shape[0]):
             g = (P[j, 0] - ox) * nx + (P[j, 1] - oy) * ny
@@ -339,9 +340,9 @@ if kernel.COMPILED:
     import numba as _nb
     _merge_samples = _nb.njit(cache=True)(_merge_samples)
     _interior_gap_loop = _nb.njit(cache=True)(_interior_gap_loop)
-    # numba keys these caches on this file; the loop compiles in kernel.material_points_into
-    kernel.flush_stale_cache([_merge_samples, _interior_gap_loop], "history.kernel-sha256",
-                             kernel.SOURCE_STAMP)
+    # numba keys these caches on this file; the loop compiles in beam.material_points_into
+    _jit.flush_stale_cache([_merge_samples, _interior_gap_loop], "history.kernel-sha256",
+                             _jit.SOURCE_STAMP)
 
 
 def _intervals(seg_info, starts, t0, t1):

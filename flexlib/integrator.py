@@ -39,7 +39,8 @@ import types
 
 import numpy as np
 
-from . import kernel
+from . import _jit, kernel
+from .beam import KernelArrays
 
 __all__ = ["integrate_phase", "dense_eval", "solve_phase", "PhaseSolution", "MESSAGES",
            "EVENT_TIE", "COMPILED"]
@@ -374,7 +375,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
                     active, direction, epar, eoff, max_steps, dense):
     """Integrate dy/dt = phase_eval(t, y, mode, model, mult, par, arrs)[0] from t0 to t_end.
 
-    ``arrs`` is the modal data, a :class:`flexlib.kernel.KernelArrays` (``Simulator._arrs``);
+    ``arrs`` is the modal data, a :class:`flexlib.beam.KernelArrays` (``Simulator._arrs``);
     ``atol`` an array (ny,); ``first_step <= 0`` selects the initial step like scipy; ``active`` (bool, NEV) and
     ``direction`` (float, NEV) choose the terminal events among ``kernel.EVENT_NAMES``; ``epar``
     is the event parameter vector of :func:`flexlib.kernel.event_values` and ``eoff`` (NEV)
@@ -638,8 +639,8 @@ if COMPILED:
             globals()[_name])
 
     # numba does not invalidate a cached function when the kernel it compiles in changes
-    kernel.flush_stale_cache([globals()[n] for n in _JITTED], "integrator.kernel-sha256",
-                             kernel.SOURCE_STAMP)
+    _jit.flush_stale_cache([globals()[n] for n in _JITTED], "integrator.kernel-sha256",
+                             _jit.SOURCE_STAMP)
 
 
 # ---------------------------------------------------------------- Python side
@@ -725,11 +726,11 @@ def _vec(a):
 
 
 def _kernel_arrays(arrs):
-    """The modal data as a :class:`flexlib.kernel.KernelArrays` of writable C-contiguous float64
+    """The modal data as a :class:`flexlib.beam.KernelArrays` of writable C-contiguous float64
     arrays (checked once per object)."""
     if arrs is _ARRS_SEEN[0]:
         return _ARRS_SEEN[1]
-    ok = kernel.KernelArrays._make(np.require(a, float, ("C", "W")) for a in arrs)
+    ok = KernelArrays._make(np.require(a, float, ("C", "W")) for a in arrs)
     _ARRS_SEEN[0], _ARRS_SEEN[1] = arrs, ok
     return ok
 

@@ -46,6 +46,7 @@ Two choices where the literature is silent, both stated in docs/model.md:
 """
 from __future__ import annotations
 
+from . import _jit
 from ._jit import hot
 
 __all__ = ["LAWS", "damping_factor", "normal_force", "stored_energy", "check_law"]
@@ -101,3 +102,4 @@ def stored_energy(gap, K, n):
 
 # The kernel's right-hand side calls it (and inlines it): compiled, see flexlib._jit.
 normal_force = hot(normal_force)
+_jit.flush_module(__name__)

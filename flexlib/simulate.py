@@ -34,10 +34,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import __version__, integrator, kernel, models, penalty, selection
-from .beam import BeamModel
-from .contact import Slope, TipContact
+from .beam import BeamModel, mass_forces_any
+from .contact import Slope, TipContact, tip_gap, tip_kinematics
 from .friction import stribeck_level
 from .history import build_result
+from .jump import velocity_jump
 from .layout import (CONTACT, FREE, MODE_NAMES, O_COND, O_F, O_GAP, O_MARGIN,
                      O_MU, O_N, O_S, O_VN, O_VT, O_ZDOT, SLIP, STICK, DiscreteState, StateLayout,
                      pack_params, with_discrete)
@@ -184,26 +185,26 @@ class Simulator:
                                      self._arrs)
 
     def tip(self, y: np.ndarray) -> TipContact:
-        """Tip contact kinematics at the state y through the kernel (:func:`kernel.tip_kinematics`).
+        """Tip contact kinematics at the state y (:func:`flexlib.contact.tip_kinematics`).
 
         The same numbers as :func:`flexlib.contact.tip_contact` to round-off, but compiled: the
         event actions call it ~2 times per velocity jump, and the hybrid models make 10^4 jumps."""
         lay = self.layout
-        g, s, v_n, v_t, Pq, Gq, gn, gt = kernel.tip_kinematics(
+        g, s, v_n, v_t, Pq, Gq, gn, gt = tip_kinematics(
             y[lay.q], y[lay.qd], self._par0, self._arrs)
         return TipContact(gap=g, s=s, v_n=v_n, v_t=v_t, Psi_q=Pq, Gamma_q=Gq, gamma_n=gn, gamma_t=gt)
 
     def gap(self, y: np.ndarray) -> float:
-        """The gap of :meth:`tip` alone (the same kernel code, so the same bits), for the
+        """The gap of :meth:`tip` alone (the same compiled code, so the same bits), for the
         FREE-phase floor: one per flight phase, ~2.4e4 in a hybrid model's chatter."""
         lay = self.layout
-        return kernel.tip_gap(y[lay.q], y[lay.qd], self._par0, self._arrs)
+        return tip_gap(y[lay.q], y[lay.qd], self._par0, self._arrs)
 
     def mass_matrix(self, y: np.ndarray) -> np.ndarray:
-        """M(q) through the compiled kernel."""
+        """M(q) by the body's compiled code (:func:`flexlib.beam.mass_forces_any`)."""
         lay = self.layout
-        return kernel.mass_forces_any(np.ascontiguousarray(y[lay.q]), np.ascontiguousarray(y[lay.qd]),
-                                      self._par0, self._arrs)[0]
+        return mass_forces_any(np.ascontiguousarray(y[lay.q]), np.ascontiguousarray(y[lay.qd]),
+                               self._par0, self._arrs)[0]
 
     def forces(self, t: float, y: np.ndarray, d: _Disc) -> Forces:
         """q'', contact forces and friction state of the phase ``d.mode`` at (t, y)."""
@@ -476,9 +477,9 @@ class Simulator:
     def _contact_on(self, t, y, d, log):
         """CONTACT-ON: the velocity jump (eqs (39)-(48)), then ONSET.
 
-        M, the tip kinematics and the jump solve go through the compiled kernel
-        (:meth:`mass_matrix`, :meth:`tip`, :func:`kernel.velocity_jump`): the NumPy statements in
-        :mod:`flexlib.contact` cost ~150 us per jump, which dominated the hybrid models' chatter."""
+        M, the tip kinematics and the jump solve are compiled (:meth:`mass_matrix`, :meth:`tip`,
+        :func:`flexlib.jump.velocity_jump`): NumPy statements of them cost ~150 us per jump, which
+        dominated the hybrid models' chatter."""
         nd = self.nd
         qd = y[nd:2 * nd]
         M = self.mass_matrix(y)
@@ -489,7 +490,7 @@ class Simulator:
             # the accumulation point of a bouncing sequence: an approach slower than v_zeno is
             # absorbed (e = 0), so the contact persists and ONSET decides the state
             e = 0.0
-        dqd, impulse, dT = kernel.velocity_jump(M, k.Psi_q, k.v_n, e)
+        dqd, impulse, dT = velocity_jump(M, k.Psi_q, k.v_n, e)
         T_before = 0.5 * qd @ M @ qd
         y = y.copy()
         y[nd:2 * nd] = qd + dqd

@@ -268,10 +268,11 @@ changes too (by $\Gamma_q M^{-1}D_n I$).
 **Kinetic energy lost:** $\Delta T = -\tfrac12(1-e^2)\,(v_n^-)^2 / (D_n^\mathsf{T}M^{-1}D_n)$; the quantity
 $m^* = 1/(D_n^\mathsf{T}M^{-1}D_n)$ is the apparent mass of the tip.
 
-Below, the jump is recomputed with `flexlib.contact.impulse_jump` from the state just before the first
+Below, the jump is recomputed with `flexlib.jump.impulse_jump` from the state just before the first
 contact of a frictionless run of case 3.2."""),
     code("""
-from flexlib.contact import Slope, impulse_jump, tip_contact
+from flexlib.contact import Slope, tip_contact
+from flexlib.jump import impulse_jump
 
 case = fl.paper_case("3.2")
 res = fl.simulate(case, "frictionless", 0.75)

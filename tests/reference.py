@@ -1,15 +1,15 @@
 """Test references: NumPy statements of formulas the library computes with compiled code.
 
-These are *references for the tests*, not library code: the simulator runs the compiled
-functions of :mod:`flexlib.kernel` (through :mod:`flexlib.contact` and :mod:`flexlib.friction`),
+These are *references for the tests*, not library code: the simulator runs the
+compiled functions of :mod:`flexlib.beam`, :mod:`flexlib.contact` and :mod:`flexlib.friction`,
 and the tests compare the two.  Each function here is a direct, readable transcription of the
 paper's equations (docs/model.md), written independently of the kernel's loops.
 
 Tip kinematics, energies and the generic quadrature route (the functions taking a
 :class:`~flexlib.beam.BeamModel` first): the library computes the tip point and the potential
-energies once, in :mod:`flexlib.kernel` (:func:`~flexlib.kernel._tip_point`,
-:func:`~flexlib.kernel.potential_energies`, over a run :func:`~flexlib.kernel.sample_kinematics`),
-and M, Q in :func:`~flexlib.kernel.mass_forces_into` / :func:`~flexlib.kernel.mass_forces_quad_into`;
+energies once, in :mod:`flexlib.beam` (:func:`~flexlib.beam.tip_point`,
+:func:`~flexlib.beam.potential_energies`, over a run :func:`~flexlib.beam.sample_kinematics`),
+and M, Q in :func:`~flexlib.beam.mass_forces_into` / :func:`~flexlib.beam.mass_forces_quad_into`;
 the NumPy statements below are the tests' references for them (they were methods of
 ``BeamModel`` and are not library code).
 """
@@ -281,15 +281,15 @@ def generalized_forces_quadrature(beam, q, qd, tau_d: float | None = None) -> np
 def kernel_point(beam, q, qd=None):
     """The library's (compiled kernel's) tip and potential energies at one state, as a dict:
     tip_X, tip_Y, tip_Xdot, tip_Ydot, tip_deflection, V_E, V_A, V_G
-    (:func:`flexlib.kernel.sample_kinematics` on one sample) and T (the kinetic energy of
+    (:func:`flexlib.beam.sample_kinematics` on one sample) and T (the kinetic energy of
     :func:`flexlib.kernel.phase_eval_samples`).  Not a reference: what the tests check."""
-    from flexlib import kernel
+    from flexlib import beam as beam_module, kernel
     from flexlib.layout import DISC_SLOTS
     q = np.asarray(q, float)
     qd = np.zeros_like(q) if qd is None else np.asarray(qd, float)
     y = np.concatenate((q, qd, np.zeros(5)))[None, :]
     par, arrs = beam.kernel_params(), beam.kernel_arrays()
-    kin = kernel.sample_kinematics(y, par, arrs)[:, 0]
+    kin = beam_module.sample_kinematics(y, par, arrs)[:, 0]
     _, T = kernel.phase_eval_samples(np.zeros(1), y, np.zeros(1, dtype=np.int64),
                                      np.zeros((1, len(DISC_SLOTS))), 0, 0, par, arrs)
     keys = ("tip_X", "tip_Y", "tip_Xdot", "tip_Ydot", "tip_deflection", "V_E", "V_A", "V_G")

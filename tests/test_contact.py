@@ -22,7 +22,8 @@ from scipy.optimize import brentq
 
 from flexlib import kernel, models
 from flexlib.beam import BeamModel
-from flexlib.contact import Slope, impulse_jump, tip_contact
+from flexlib.contact import Slope, tip_contact
+from flexlib.jump import impulse_jump
 from flexlib.params import BeamParams, SlopeParams, paper_case
 from flexlib.simulate import Simulator, _Disc, simulate
 from reference import impulse_jump as reference_impulse_jump
@@ -285,7 +286,7 @@ def test_impulse_jump_properties(N):
 
 
 def test_impulse_jump_agrees_with_the_numpy_reference():
-    """flexlib.contact.impulse_jump (the simulator's compiled elimination) against the Cholesky
+    """flexlib.jump.impulse_jump (the simulator's compiled elimination) against the Cholesky
     statement of eqs (39)-(48) in tests/reference.py."""
     for N in (1, 3, 5):
         for bm, q, qd, k in _jump_states(N, 5, 800 + N):

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "flexlib"
-PHYSICS = ("kernel", "integrator", "beam", "modes", "contact", "friction", "selection", "models",
-           "params", "simulate", "result", "history", "layout")
+PHYSICS = ("kernel", "integrator", "beam", "modes", "contact", "jump", "constraint", "penalty",
+           "friction", "linalg", "_jit", "selection", "models", "params", "simulate", "result",
+           "history", "layout")
 PRESENTATION = ("plots", "widgets", "figures", "axial", "claims", "nbtools", "notebooks", "cli",
-                "sweep")
+                "sweep", "continuous")
 
 
 def _imports(path: Path) -> set:
@@ -88,3 +89,33 @@ def test_physics_does_not_import_presentation(module):
 def test_result_does_not_depend_on_the_simulator():
     assert not _imports(PKG / "result.py") & {"simulate", "kernel", "integrator", "history",
                                               "selection"}
+
+
+def test_every_module_is_classified():
+    """A new module is either physics or presentation (or a package entry point), so that the
+    rule above covers it."""
+    known = set(PHYSICS) | set(PRESENTATION) | {"__init__", "__main__", "_warm"}
+    assert {p.stem for p in PKG.glob("*.py")} <= known
+
+
+def test_the_body_contact_and_laws_do_not_import_the_right_hand_side():
+    """The right-hand side (kernel) composes the body, the contact, the constraint solves and the
+    laws; none of those imports it, the simulator or the integrator."""
+    for module in ("beam", "contact", "jump", "constraint", "penalty", "friction", "linalg"):
+        bad = _imports(PKG / f"{module}.py") & {"kernel", "simulate", "integrator", "history"}
+        assert not bad, f"flexlib/{module}.py imports {sorted(bad)}"
+
+
+def test_every_module_with_compiled_code_renews_the_cache_stamp():
+    """numba keys a cached function on its own file only; the cache stamp hashes the modules
+    listed in flexlib._jit.COMPILED_MODULES, so every module that compiles with ``hot``,
+    ``compiled`` or ``inlined`` must be listed there (else a change in it would leave stale
+    machine code in the functions that call it)."""
+    import re
+
+    from flexlib import _jit
+    for path in PKG.glob("*.py"):
+        src = path.read_text()
+        if re.search(r"^\w+ = (hot|compiled|inlined)\(", src, re.M):
+            assert path.stem in _jit.COMPILED_MODULES, path.name
+            assert "_jit.flush_module(__name__)" in src, path.name

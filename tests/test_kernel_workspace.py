@@ -5,13 +5,13 @@ step, so a result must not depend on what a previous call left in them.  These t
 work and output array with garbage (NaN or large random numbers) before each call and require
 results identical to a call on fresh arrays, in every phase, model and multiplier mode, with and
 without axial modes.  They also require the kinetic energy returned with ``want_T`` to be
-q'^T M q' / 2 with the M of :func:`kernel.mass_forces`, and the offset event values to be the
+q'^T M q' / 2 with the M of :func:`flexlib.beam.mass_forces`, and the offset event values to be the
 plain ones minus the offsets, bit for bit, and the in-place solve to agree with NumPy.
 """
 import numpy as np
 import pytest
 
-from flexlib import integrator, kernel, layout
+from flexlib import beam, integrator, kernel, layout, linalg
 from flexlib.params import paper_case
 from flexlib.simulate import Simulator, _Disc
 
@@ -61,7 +61,7 @@ def test_reused_work_arrays_give_the_fresh_result(model, mult, axial):
             np.testing.assert_array_equal(dy, dy_ref)
             np.testing.assert_array_equal(out, out_ref)
             nd = sim.nd
-            M, _ = kernel.mass_forces_any(y[:nd].copy(), y[nd:2 * nd].copy(), par, arrs)
+            M, _ = beam.mass_forces_any(y[:nd].copy(), y[nd:2 * nd].copy(), par, arrs)
             qd = y[nd:2 * nd]
             assert T == pytest.approx(0.5 * qd @ M @ qd, rel=1e-14)
             assert np.isfinite(dy).all() and np.isfinite(out[[0, 1, 6, 7, 8, 9]]).all()
@@ -86,7 +86,7 @@ def test_samples_match_one_evaluation_at_a_time():
         par[list(layout.DISC_SLOTS)] = discs[k]
         _, out = kernel.phase_eval(ts[k], Y[k], modes[k], sim._model_code, 0, par, arrs)
         np.testing.assert_array_equal(outs[k], out)
-        M, _ = kernel.mass_forces(Y[k, :nd].copy(), Y[k, nd:2 * nd].copy(), par, arrs.M2,
+        M, _ = beam.mass_forces(Y[k, :nd].copy(), Y[k, nd:2 * nd].copy(), par, arrs.M2,
                                   arrs.M2mD, arrs.S_y, arrs.K2, arrs.T3r, arrs.T3tr, arrs.T4r,
                                   arrs.T4pr, arrs.Hbar, arrs.Sbar, arrs.C)
         qd = Y[k, nd:2 * nd]
@@ -110,10 +110,10 @@ def test_in_place_solve_equals_numpy():
         A = rng.normal(size=(n, n)) + n * np.eye(n)
         X = rng.normal(size=(n, 3))
         M, Xw = A.copy(), X.copy()
-        kernel._solve_into(M, Xw, 3)
+        linalg.solve_into(M, Xw, 3)
         np.testing.assert_allclose(Xw, np.linalg.solve(A, X), rtol=1e-12, atol=1e-14)
         # only the first m columns are solved; the others are left alone
         M, Xw = A.copy(), X.copy()
-        kernel._solve_into(M, Xw, 1)
+        linalg.solve_into(M, Xw, 1)
         np.testing.assert_allclose(Xw[:, 0], np.linalg.solve(A, X[:, 0]), rtol=1e-12)
         np.testing.assert_array_equal(Xw[:, 1:], X[:, 1:])
