@@ -437,6 +437,18 @@ def _cmd_sweep(a) -> int:
     return 0
 
 
+def _note_numerics():
+    """Say so when NumPy and OpenBLAS run on this CPU's own code paths (the committed figures and
+    notebooks were made with the pins of flexlib/_numerics.py, which bash scripts/figures.sh sets)."""
+    from . import _numerics
+    if not _numerics.pinned():
+        sys.stderr.write("flexlib: note: NumPy and OpenBLAS use this CPU's own code paths here "
+                         "(AVX-512 or per-CPU kernels), so the numbers can differ from the "
+                         "committed figures in the last digits, and the chaotic late parts of "
+                         "the runs visibly; bash scripts/figures.sh sets the environment "
+                         "flexlib/_numerics.py gives, which reproduces them to the bit\n")
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     try:
@@ -447,6 +459,8 @@ def main(argv=None) -> int:
             return _cmd_compare(a)
         if a.command == "sweep":
             return _cmd_sweep(a)
+        if a.command in ("figures", "notebooks"):
+            _note_numerics()
         if a.command == "figures":
             from .figures import make_all
             make_all(a.out, only=a.only.split(",") if a.only else None, studies=not a.no_studies)

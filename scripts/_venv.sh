@@ -39,3 +39,9 @@ flexlib_venv() {
     "$VENV_PY" -m pip install --quiet --progress-bar off -c constraints.txt -e "$spec"
     echo "$want" > "$stamp"
 }
+
+# The same numbers to the last bit on every x86-64 CPU: NumPy's AVX-512 paths and OpenBLAS's
+# per-CPU kernels round differently from their AVX2 ones, so both commands pin the AVX2 paths
+# (flexlib/_numerics.py says why and which variables; it prints nothing where none are needed).
+eval "$("${PYTHON:-python3}" "$ROOT/flexlib/_numerics.py")"
+export FLEXLIB_NUMERICS_FROM=scripts/_venv.sh     # tests/test_numerics.py checks the pins took

@@ -1,4 +1,4 @@
-"""Regression fingerprints of whole runs: write or check ``tests/data/reference_runs/<cpu>.json``.
+"""Regression fingerprints of whole runs: write or check ``tests/data/reference_runs/<numerics>.json``.
 
     .venv/bin/python scripts/reference_runs.py            # write (after a deliberate change)
     tests/test_reference_runs.py                           # checks the stored files
@@ -9,22 +9,20 @@ it did not.  Each run stores, at 401 fixed times over its window, the histories 
 interpolation of the samples), plus every velocity-jump time and impulse and the event count.
 Regenerate it only when a change is *meant* to change the numbers, and say so in the commit.
 
-Fingerprints are stored per kind of CPU (:func:`platform_key`: vendor, family and model).  The
-last bits of a run depend on the processor it runs on, not only on the code: the same commit on
-an AMD EPYC (family 25 model 1) and on an Intel Xeon (family 6 model 167) reaches the first
-contact at the same time to 8e-16 s and with the same impulse to 8e-13, but the integrator's
-step sequence differs from the first steps on, and the event-driven runs amplify that to 1e-5
-(LuGre) .. 1e-3 (frictionless, whose impact count changes) by t = 2 s.  So a fingerprint is
-bit-comparable only on the kind of CPU it was recorded on; tests/test_reference_runs.py checks
-the whole run against the file of its own CPU kind, and the part up to the first contact against
-the files of every kind.  A file for a new kind of CPU must be recorded with the code the other
-files were recorded with (git log of tests/data/reference_runs/), not with the code under test.
+Fingerprints are stored per numeric environment (:func:`platform_key`): the last bits of a run
+depend on how NumPy's elementwise functions and OpenBLAS round on the machine, not only on the
+code (flexlib/_numerics.py).  The same commit on an AMD EPYC and, unpinned, on an Intel Xeon with
+AVX-512 reaches the first contact at the same time to 8e-16 s and with the same impulse to 8e-13,
+but the frictionless run makes 59 velocity jumps by t = 2 s on one and 67 on the other.  With the
+pins of flexlib/_numerics.py (which the README's commands set) the Intel Xeon reproduces the AMD
+file to the bit.  tests/test_reference_runs.py compares the whole run with the file of its own
+numeric environment, and the part up to the first contact with every file.  A file for a new
+environment must be recorded with the code the other files were recorded with (git log of
+tests/data/reference_runs/), not with the code under test.
 """
 from __future__ import annotations
 
 import json
-import platform
-import re
 import sys
 from pathlib import Path
 
@@ -45,30 +43,14 @@ RUNS = [
 
 
 def platform_key() -> str:
-    """The kind of CPU this process runs on, as a file name: ``<vendor>-<family>-<model>`` from
-    /proc/cpuinfo (e.g. ``AuthenticAMD-25-1``), else the platform module's machine and
-    processor names."""
-    fields = {}
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                key, _, value = line.partition(":")
-                key = key.strip()
-                if key in ("vendor_id", "cpu family", "model") and key not in fields:
-                    fields[key] = value.strip()
-                if len(fields) == 3:
-                    break
-    except OSError:
-        pass
-    if len(fields) == 3:
-        raw = f"{fields['vendor_id']}-{fields['cpu family']}-{fields['model']}"
-    else:
-        raw = f"{platform.machine()}-{platform.processor() or 'unknown'}"
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", raw)
+    """The numeric environment of this process as a file name: ``numerics-<hash>``
+    (:func:`flexlib._numerics.numerics_id`)."""
+    from flexlib._numerics import numerics_id
+    return f"numerics-{numerics_id()}"
 
 
 def out_path(key: str | None = None) -> Path:
-    """The fingerprint file of the CPU kind ``key`` (default: this one)."""
+    """The fingerprint file of the numeric environment ``key`` (default: this one)."""
     return DATA / f"{key or platform_key()}.json"
 
 

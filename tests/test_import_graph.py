@@ -10,7 +10,7 @@ import pytest
 PKG = Path(__file__).resolve().parents[1] / "flexlib"
 PHYSICS = ("kernel", "integrator", "beam", "modes", "contact", "jump", "constraint", "penalty",
            "friction", "linalg", "_jit", "selection", "models", "params", "simulate", "result",
-           "history", "layout")
+           "history", "layout", "_numerics")
 PRESENTATION = ("plots", "widgets", "figures", "axial", "claims", "nbtools", "notebooks", "cli",
                 "sweep", "continuous")
 

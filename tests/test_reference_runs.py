@@ -1,4 +1,4 @@
-"""Whole runs against their stored fingerprints (tests/data/reference_runs/<cpu>.json).
+"""Whole runs against their stored fingerprints (tests/data/reference_runs/<numerics>.json).
 
 This is a regression guard, not a physics check: the fingerprints were recorded by
 ``scripts/reference_runs.py`` from the code itself.  Restructuring and speed work must leave
@@ -10,10 +10,12 @@ the residual is a difference of energies of order 1 J, so one unit in the last p
 (~4e-16 J) is its round-off floor, and "1e-12 of the residual's size" (~1e-19 J) would ask for
 bits below it.  The files were recorded before the physics core was restructured.
 
-A run is bit-comparable only on the kind of CPU its fingerprint was recorded on (see
-scripts/reference_runs.py): the whole run is compared with the file of this CPU kind; the part
-up to the first contact, where the kinds agree (measured: first contact to 8e-16 s, its impulse
-to 8e-13, the energy to 3e-15 of its scale), with the files of every kind.
+A run is bit-comparable only under the numeric environment its fingerprint was recorded in
+(how NumPy and OpenBLAS round: scripts/reference_runs.py, flexlib/_numerics.py): the whole run
+is compared with the file of this environment; the part up to the first contact, where the
+environments agree (measured between an AMD EPYC and an unpinned Intel Xeon with AVX-512: first
+contact to 8e-16 s, its impulse to 8e-13, the energy to 3e-15 of its scale), with every file.
+scripts/test.sh sets the pins under which the AMD file is reproduced on the Intel Xeon.
 """
 import json
 import sys
@@ -39,7 +41,7 @@ def _run(run):
     return _RUNS[run[0]]
 
 
-def test_fingerprints_are_stored_for_at_least_one_cpu_kind():
+def test_fingerprints_are_stored_for_at_least_one_environment():
     assert STORED, f"no fingerprint files in {rr.DATA}"
     for key, runs in STORED.items():
         assert sorted(runs) == sorted(r[0] for r in rr.RUNS), key
@@ -48,9 +50,10 @@ def test_fingerprints_are_stored_for_at_least_one_cpu_kind():
 @pytest.mark.parametrize("run", rr.RUNS, ids=[r[0] for r in rr.RUNS])
 def test_run_matches_its_fingerprint(run):
     if HERE not in STORED:
-        pytest.skip(f"no fingerprints recorded on this kind of CPU ({HERE}; stored: "
-                    f"{', '.join(STORED)}): record them with scripts/reference_runs.py from the "
-                    f"commit the stored files were recorded with; the first-contact check runs")
+        pytest.skip(f"no fingerprints recorded in this numeric environment ({HERE}; stored: "
+                    f"{', '.join(STORED)}): run the tests with bash scripts/test.sh, which pins "
+                    f"it, or record them with scripts/reference_runs.py from the commit the "
+                    f"stored files were recorded with; the first-contact check runs")
     label = run[0]
     new = _run(run)
     old = STORED[HERE][label]
@@ -64,14 +67,14 @@ def test_run_matches_its_fingerprint(run):
         assert np.max(np.abs(a - b)) <= REL * scale, key
 
 
-@pytest.mark.parametrize("cpu", sorted(STORED))
+@pytest.mark.parametrize("numerics", sorted(STORED))
 @pytest.mark.parametrize("run", rr.RUNS, ids=[r[0] for r in rr.RUNS])
-def test_run_agrees_with_every_cpu_kind_up_to_the_first_contact(run, cpu):
-    """Up to the first contact the kinds of CPU agree far below any physical change: the first
-    contact time to 1e-12 relative, its impulse to 1e-9 relative and the energy before it to
-    1e-12 of its scale (measured between an AMD EPYC and an Intel Xeon: 2.5e-15, 8e-13, 3e-15)."""
+def test_run_agrees_with_every_environment_up_to_the_first_contact(run, numerics):
+    """Up to the first contact the numeric environments agree far below any physical change:
+    the first contact time to 1e-12 relative, its impulse to 1e-9 relative and the energy before
+    it to 1e-12 of its scale (measured between them: 2.5e-15, 8e-13, 3e-15)."""
     new = _run(run)
-    old = STORED[cpu][run[0]]
+    old = STORED[numerics][run[0]]
     assert new["jump_t"] and old["jump_t"]
     t1, t1_old = new["jump_t"][0], old["jump_t"][0]
     assert abs(t1 - t1_old) <= REL * t1_old
