@@ -38,8 +38,8 @@ from _common import machine, machine_line, write_json
 from flexlib import beam as _beam
 from flexlib import integrator, kernel
 
-# where M(q), Q(q, q') are compiled: the body module (flexlib.beam); in versions before the
-# body had its own module, the kernel (so that this script times an older checkout too)
+# where M(q), Q(q, q') are compiled: flexlib.beam; before they moved there from flexlib.kernel,
+# the kernel (so that this script also times an older checkout)
 BODY = _beam if hasattr(_beam, "mass_forces") else kernel
 from flexlib.params import paper_case
 from flexlib.simulate import FREE, CONTACT, STICK, SLIP, SimulationError, Simulator, _Disc

@@ -1,4 +1,4 @@
-"""Compilation of the physics functions the simulator runs, in one place.
+"""Compilation of the physics functions the simulator runs.
 
 ``hot(f)`` is ``numba.njit(cache=True)`` without reference counting, for the allocation-free
 functions of the right-hand side (every array argument of a compiled call otherwise costs an
@@ -14,7 +14,9 @@ Every function compiled here is listed in :data:`DISPATCHERS`.  numba keys the d
 function on its own file only, so a change in a module it calls would leave a stale compiled
 version (https://github.com/numba/numba/issues/1833): :data:`SOURCE_STAMP` hashes every module
 whose code or constants are compiled (:data:`COMPILED_MODULES`), and each of them ends with
-:func:`flush_module`, which drops its caches when the stamp has changed.
+:func:`flush_module`, which drops its caches when the stamp has changed.  The integrator
+(:mod:`flexlib.integrator`) and the history loops (:mod:`flexlib.history`) compile their own
+loops around these functions with numba directly and flush them with the same stamp.
 """
 from __future__ import annotations
 

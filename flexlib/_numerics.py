@@ -5,19 +5,19 @@ their code by the processor: NumPy's vectorised sin, cos, exp, ... have an AVX-5
 (Intel's SVML) that differs from the AVX2 one in the last bit, and OpenBLAS has matrix kernels
 per CPU family.  The modal integrals of the beam (:mod:`flexlib.modes`) go through both, so an
 AVX-512 machine starts a run from mass matrices that differ in the 16th digit, and the
-event-driven runs amplify that: the frictionless run of case 3.2 makes 59 velocity jumps in
-0-2 s on an AMD EPYC and 67 on an Intel Xeon with AVX-512, the LuGre runs agree to 1e-5.
+event-driven runs amplify that: the frictionless run of case 3.2 makes 67 velocity jumps in
+0-2 s on an AMD EPYC and 59 on an Intel Xeon with AVX-512, the LuGre runs agree to 1e-5.
 
 :func:`pins` is the environment that makes both libraries take their AVX2 paths on a CPU that
 has AVX2 and FMA: ``OPENBLAS_CORETYPE=Haswell`` (the kernels OpenBLAS also uses on AMD Zen) and,
 where the CPU has AVX-512, ``NPY_DISABLE_CPU_FEATURES`` for NumPy's AVX-512 targets.  Both are
 read when NumPy is imported, so they must be set before: the README's two commands
 (scripts/figures.sh and scripts/test.sh, through scripts/_venv.sh) run
-``python flexlib/_numerics.py``, which prints them as shell ``export`` lines.  With them an Intel
-Xeon (family 6 model 167) reproduces the figures and fingerprints made on an AMD EPYC (family 25
-model 1) to the bit.  :func:`numerics_id` names the numeric environment of the running process
-(a hash of what NumPy and OpenBLAS return for fixed inputs), so that results recorded under one
-environment are compared to the bit only under the same one.
+``python flexlib/_numerics.py``, which prints them as shell ``export`` lines, and export
+them.  With them an Intel Xeon (family 6 model 167) reproduces the figures and fingerprints
+made on an AMD EPYC (family 25 model 1) to the bit.  :func:`numerics_id` names the numeric
+environment of the running process (a hash of what NumPy and OpenBLAS return for fixed inputs),
+so that results recorded under one environment are compared to the bit only under the same one.
 """
 from __future__ import annotations
 

@@ -341,7 +341,8 @@ def tip_point(q, qd, L, Phi_L, H_L, Psi_L, HLB, rates):
 
 
 def tip_rows_into(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L, Pq, Gq):
-    """The tip Jacobian rows Psi_q = n . dr/dq and Gamma_q = t . dr/dq (eqs (32), (58)) from the
+    """The tip Jacobian rows Psi_q = n . dr/dq and Gamma_q = t . dr/dq (eqs (28)-(29), (54)-(55))
+    from the
     slope normal/tangent in the beam frame (nfx, nfy), (tfx, tfy), the tip position (px, py),
     H_L B, the modal tip values Phi_L and the axial tip values Psi_L; written into Pq, Gq."""
     n = Phi_L.shape[0]
@@ -450,9 +451,6 @@ material_points_into = hot(material_points_into)
 potential_energies = compiled(potential_energies)
 sample_kinematics = compiled(sample_kinematics)
 
-# The names of the modal data handed to the compiled code (:meth:`BeamModel.kernel_arrays`).
-KERNEL_ARRAY_NAMES = KernelArrays._fields
-
 
 def rotation(theta: float) -> np.ndarray:
     """W(theta), eq (6): floating-frame components to inertial components."""
@@ -478,8 +476,9 @@ class BeamModel:
     # ------------------------------------------------------------------ hot path
     def kernel_arrays(self) -> KernelArrays:
         """The modal data in the layout of the compiled code, a :class:`KernelArrays`: the
-        tensor route's arrays (M2, M2 - D, S_y, K2, T3 and T4 flattened, Hbar, Sbar, C), the tip values (Phi_L, H_L), and the quadrature
-        route's (nodes, weights x rho S, Phi, H, Psi, K_A), Psi_L and Psibar.  Built once per
+        tensor route's arrays (M2, M2 - D, S_y, K2, T3 and T4 flattened, Hbar, Sbar, C), the tip
+        values (Phi_L, H_L), and the quadrature route's (nodes, weights x rho S, Phi, H, Psi,
+        K_A), Psi_L and Psibar.  Built once per
         model."""
         if self._kernel_arrays is None:
             mi = self.mi

@@ -7,15 +7,16 @@ terms of the solved columns X = M^-1 [Q | Psi_q^T | Gamma_q^T] (:func:`normal_co
 
 * CONTACT without friction: N = r1 / s11 (:func:`normal_solve`);
 * STICK: the tangential direction is a constraint too, s = s* held by the same stabilisation
-  (eq (75)), and (N, F_t) solve a 2 x 2 system (:func:`stick_solve`);
+  (eqs (63)-(64)), and (N, F_t) solve a 2 x 2 system (eq (62), :func:`stick_solve`);
 * SLIP: F_t = c N with the friction law's ratio c (Coulomb, LuGre: :mod:`flexlib.friction`), one
-  equation for N whose denominator is the Painleve margin (:func:`slip_solve`).
+  equation for N whose denominator is the Painleve margin (eq (75), :func:`slip_solve`).
 
 The ``mult`` switch selects the coupled multiplier equations (0, the default: the off-diagonal
-terms s12, s21 kept) or the printed ones (1: the paper's eqs (62), (75) as printed, which drop
-them).  Which of these phases runs is the state machine's choice (:mod:`flexlib.simulate`,
-after an impact :mod:`flexlib.selection`); the right-hand side (:mod:`flexlib.kernel`) calls
-these functions.  All are compiled and allocate nothing.
+terms s12, s21 kept) or the paper's printed decoupled formulas (1: eqs (37), (65), (66), which
+drop them and so satisfy eqs (62), (75) only when Psi_q M^-1 Gamma_q^T = 0).  Which of these
+phases runs is the state machine's choice (:mod:`flexlib.simulate`, after an impact
+:mod:`flexlib.selection`); the right-hand side (:mod:`flexlib.kernel`) calls these functions.
+All are compiled and allocate nothing.
 """
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def normal_solve(r1, s11):
 
 
 def stick_solve(gam_t, v_t, sc, chi, beta, s_star, r1, s11, Pq, Gq, Xw, nd, mult, out):
-    """The STICK multipliers (N, F_t) of the normal and tangential constraints (eqs (62), (75)),
+    """The STICK multipliers (N, F_t) of the normal and tangential constraints (eq (62)),
     from the solved columns ``Xw`` = M^-1 [Q | Psi_q | Gamma_q]; writes cond(S) and the friction
     ratio -F/N into ``out``."""
     gt = gam_t - 2.0 * chi * v_t - beta * beta * (sc - s_star)

@@ -1,6 +1,6 @@
 """Contact with the rigid slope: the tip's gap, slip, their rates and Jacobians.
 
-docs/model.md sections 6-8.  The slope: t = (cos a, sin a), n = (-sin a, cos a), through
+docs/model.md section 6.  The slope: t = (cos a, sin a), n = (-sin a, cos a), through
 O1 = (X1, 0).  The paper's eq (23) loses the slope offset; here Psi = n . (r_P - r_O1) and
 s = t . (r_P - r_O1), with r_P = W(theta) p_P the tip of the body (:func:`flexlib.beam.tip_point`).
 Sign convention: the slope pushes the tip with N n + F_t t, N >= 0 in contact; the generalised
@@ -72,7 +72,7 @@ def tip_kinematics(q, qd, par, arrs):
 
     gap = Psi [m], s [m], v_n = Psi', v_t = s' [m/s], the Jacobian rows Psi_q, Gamma_q (nd,) and
     gamma_n = -n . a_vp, gamma_t = -t . a_vp [m/s^2] (eqs (32), (58)); ``par`` and ``arrs`` as
-    phase_eval (only the tip values Phi_L, H_L, Psi_L are read).
+    :func:`flexlib.kernel.phase_eval` (only the tip values Phi_L, H_L, Psi_L are read).
     The same code as the right-hand side's (:func:`tip_into`), so the FREE-phase gap floor and
     the integrator's CONTACT-ON event see the same gap to the last bit."""
     nd = q.shape[0]
@@ -119,7 +119,7 @@ class Slope:
 class TipContact:
     """Contact kinematics of the tip at one state (eqs (23)-(32), (49)-(58)).
 
-    gap = Psi [m], s [m], v_n = Psi' and v_t = s' [m/s], Psi_q and Gamma_q (N+1,) rows,
+    gap = Psi [m], s [m], v_n = Psi' and v_t = s' [m/s], Psi_q and Gamma_q (nd,) rows,
     gamma_n = -n . a_vp and gamma_t = -t . a_vp [m/s^2] (eqs (32), (58))."""
     gap: float
     s: float

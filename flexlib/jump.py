@@ -5,13 +5,14 @@ an instant: the positions do not change and the velocities jump so that
 
     M (q'^+ - q'^-) = D_n I,    v_n^+ = D_n^T q'^+ = -e v_n^-,
 
-with D_n = Psi_q^T the normal Jacobian of the tip (:func:`flexlib.contact.tip_into`) and e the
-restitution (the paper's e = 0: a plastic impact).  Hence I = -(1 + e) v_n^- / (D_n^T M^-1 D_n)
->= 0 and the kinetic energy changes by dT = -1/2 (1 - e^2) (v_n^-)^2 / (D_n^T M^-1 D_n).  The
-jump is frictionless (no tangential impulse): which state follows it -- free, stick or slip --
-is the contact-mode selection of :mod:`flexlib.selection`.  The simulator calls
-:func:`velocity_jump` (compiled: the hybrid models' micro-impact chatter makes ~10^4 jumps per
-run); :func:`impulse_jump` is the same code for arrays from Python.
+with D_n = Psi_q (as a column) the normal Jacobian of the tip (:func:`flexlib.contact.tip_into`)
+and e the restitution (the paper's e = 0: a plastic impact).  Hence the normal impulse
+I = -(1 + e) v_n^- / (D_n^T M^-1 D_n) >= 0 and the kinetic energy changes by
+dT = -1/2 (1 - e^2) (v_n^-)^2 / (D_n^T M^-1 D_n).  The jump is frictionless (no tangential
+impulse): which state follows it -- free, stick or slip -- is the contact-mode selection of
+:mod:`flexlib.selection`.  The simulator calls
+:func:`velocity_jump` (compiled, with the elimination of :func:`flexlib.linalg.solve`);
+:func:`impulse_jump` is the same code for arrays from Python.
 """
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def velocity_jump(M, D_n, v_n_minus, e):
 
 
 def impulse_jump(M, D_n, v_n_minus: float, e: float):
-    """Frictionless impulse-momentum velocity jump, eqs (39)-(48) (Delta q' for the printed Delta q).
+    """Frictionless impulse-momentum velocity jump, eqs (39)-(48) (Delta q' for the printed
+    Delta q).
 
     Returns (dqd, I, dT): the velocity change M^-1 D_n I, the normal impulse
     I = -(1 + e) v_n^- / (D_n^T M^-1 D_n) >= 0 [N s] and the kinetic-energy change

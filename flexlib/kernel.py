@@ -59,7 +59,7 @@ from .penalty import normal_force
 
 __all__ = ["KernelArrays", "phase_eval_into", "phase_eval", "phase_eval_samples", "work_arrays",
            "event_values_into", "event_values", "specialize", "EVENT_NAMES", "EVENT_DIRECTIONS",
-           "NEV", "COMPILED", "SOURCE_STAMP"]
+           "NEV", "COMPILED"]
 
 COMPILED = _jit.COMPILED
 NO_REFCOUNT = _jit.NO_REFCOUNT      # the numba options of the allocation-free functions
@@ -81,9 +81,10 @@ def phase_eval_into(t, y, mode, model, mult, par, arrs, W, Mw, Xw, dy, out, want
     :func:`work_arrays`: W rows 0-6 hold the contracted tensors of
     :func:`flexlib.beam.mass_forces_into`, row 7 H_L B, rows 8, 9 the tip rows Psi_q, Gamma_q,
     row 10 Q, rows 11-13 the work space of :func:`flexlib.beam.mass_forces_quad_into` (axial
-    modes); Mw = M (destroyed by the solve), Xw = [Q | Psi_q | Gamma_q] and then M^-1 of it.  There are no shape checks on this hot path (numba does not
-    bounds-check): the work arrays must come from ``work_arrays(arrs)``, ``y`` and ``dy`` must have
-    the model's length 2 nd + 5 and ``out`` NOUT entries."""
+    modes); Mw = M (destroyed by the solve), Xw = [Q | Psi_q | Gamma_q] and then M^-1 of it.
+    There are no shape checks on this hot path (numba does not bounds-check): the work arrays
+    must come from ``work_arrays(arrs)``, ``y`` and ``dy`` must have the model's length
+    2 nd + 5 and ``out`` NOUT entries."""
     n = arrs.Phi_L.shape[0]
     na = arrs.Psi_L.shape[0]
     nd = 1 + n + na
@@ -240,9 +241,10 @@ def phase_eval_samples(ts, Y, modes, discs, model, mult, par, arrs):
     """``out`` and the kinetic energy at every row of ``Y``, the samples of a whole run.
 
     Each sample k carries its own phase: mode ``modes[k]`` and the discrete state ``discs[k]``
-    (slip direction, stick anchor, approach speed: the slots :data:`flexlib.layout.DISC_SLOTS`).  One call for the whole history instead of
-    one per phase: the hybrid models have ~2.4e4 phases, and a call from Python costs ~10 us
-    before it does any work."""
+    (slip direction, stick anchor, approach speed: the slots :data:`flexlib.layout.DISC_SLOTS`).
+    One call for the whole history instead of one per phase: a run has a few hundred phases
+    (172-285 for the four models of case 3.2), and a call from Python costs ~10 us before it
+    does any work."""
     m = ts.shape[0]
     outs = np.empty((m, NOUT))
     T = np.empty(m)
@@ -257,7 +259,8 @@ def phase_eval_samples(ts, Y, modes, discs, model, mult, par, arrs):
 # GAP-OPEN ends a penalty contact (the gap opens, Psi = 0 increasing); SEPARATE a constraint one.
 EVENT_NAMES = ("CONTACT-ON", "SEPARATE", "STICK->SLIP", "STICK-DRIFT", "PAINLEVE", "SLIP-STOP", "ARM",
                "GAP-OPEN")
-EVENT_DIRECTIONS = (-1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 1.0, -1.0)   # SLIP-STOP: see event_directions
+EVENT_DIRECTIONS = (-1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 1.0, -1.0)   # SLIP-STOP: set per phase
+#                                                                     by the simulator
 NEV = 8
 
 
@@ -286,8 +289,6 @@ def event_values(out, epar):
     event_values_into(out, epar, np.zeros(NEV), ev)
     return ev
 
-
-SOURCE_STAMP = _jit.SOURCE_STAMP    # hashes every module compiled into the right-hand side
 
 work_arrays = compiled(work_arrays)
 phase_eval_into = hot(phase_eval_into)

@@ -1,6 +1,6 @@
 """Small dense linear algebra for the compiled physics, written as loops that allocate nothing.
 
-The right-hand side calls these on arrays of a few entries (nd = 1 + N + Na <= ~10): Gaussian
+The compiled physics calls these on arrays of a few entries (nd = 1 + N + Na <= ~10): Gaussian
 elimination with partial pivoting in place (:func:`solve_into`; :func:`solve` is the allocating
 form), and dot products and quadratic forms over a slice of the state vector (:func:`dot_at`,
 :func:`mv_at`, :func:`quad_at`, :func:`quad_flat`) without making the slice.  At this size such
