@@ -1,4 +1,4 @@
-"""No accuracy is traded for speed (issue 6, item 4 and the pure-NumPy requirement of item 2).
+"""No accuracy is traded for speed, and flexlib still runs on plain NumPy without its compiled kernel.
 
 * The compiled kernel and the pure-Python kernel (``FLEXLIB_NO_NUMBA=1``, a subprocess) give the
   same right-hand side and phase outputs (N, F_t, z', mu, margin, cond S, gap, s, v_n, v_t) to

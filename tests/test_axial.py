@@ -1,4 +1,4 @@
-"""Axial flexibility (issue 8, MODEL.md 14): an extension beyond the paper's model.
+"""Axial flexibility (docs/model.md section 16): an extension beyond the paper's model.
 
 axial_modes = Na adds the fixed-free bar modes Psi_j(x) = sqrt(2) sin((2j-1) pi x / (2L)):
 q = [theta, B_1..B_N, C_1..C_Na], p(x) = (x + Psi C - 1/2 B^T H B, Phi B), V_A = 1/2 C^T K_A C.
@@ -101,7 +101,7 @@ def test_axial_mass_matrix_at_rest():
 
 @pytest.mark.parametrize("na", [1, 3])
 def test_velocity_forces_lagrange(na):
-    """Q(q, q') - Q(q, 0) = -M' q' + 1/2 d(q'^T M q')/dq (E4) with axial modes, g = 0."""
+    """Q(q, q') - Q(q, 0) = -M' q' + 1/2 d(q'^T M q')/dq with axial modes, g = 0 (test_beam.py's E4)."""
     m = _model(na, g0=0.0, tau_d=0.0)
     rng = np.random.default_rng(3)
     q, qd = _state(m, rng)
@@ -231,7 +231,8 @@ def test_free_flight_energy_axial():
     assert r.stats["axial_modes"] == 2
 
 
-# Fingerprints of the code before issue 8 (Na did not exist), case 3.2 over 0.6 s with defaults.
+# Fingerprints of the code before the axial extension (Na did not exist), case 3.2 over 0.6 s with
+# defaults.
 PREVIOUS = {
     "frictionless": (5769, 0.3141646389172575, 2.4478227820691854, 441.9541640039215, 0.007478062291618421),
     "hybrid_coulomb": (5762, 0.3052272606378752, 2.4202114728204673, 464.9330795891148,
@@ -239,7 +240,8 @@ PREVIOUS = {
 }
 
 
-# Of the n samples above, those in contact (mode > 0), counted with the sampling before issue 6.
+# Of the n samples above, those in contact (mode > 0), counted with the sampling used before the
+# speed work (see below).
 CONTACT_SAMPLES = {"frictionless": 1025, "hybrid_coulomb": 1026}
 
 
@@ -247,11 +249,11 @@ CONTACT_SAMPLES = {"frictionless": 1025, "hybrid_coulomb": 1026}
 def test_axial_modes_zero_reproduces_previous_results(model):
     r = simulate("3.2", model, 0.6)
     n, th, E, Nmax, B0 = PREVIOUS[model]
-    # n counted the 0.5 ms flight grid too, which issue 6 dropped (flight is sampled at the
+    # n counted the 0.5 ms flight grid too, which the speed work dropped (flight is sampled at the
     # compiled integrator's step points only); the contact samples of those n are unchanged
     assert int(np.sum(r.mode > 0)) == CONTACT_SAMPLES[model]
     assert "C" not in r.h
-    # Bit-identical when issue 8 landed; later speed work (kernel, contact solves) changes the
+    # Bit-identical when the axial extension was added; later speed work (kernel, contact solves) changes the
     # round-off, so the fingerprint is kept to 1e-9 (the same steps, the same trajectory) ...
     for got, want in ((r.theta[-1], th), (r.E[-1], E), (r.N.max(), Nmax), (r.B[-1, 0], B0)):
         assert got == pytest.approx(want, rel=1e-9, abs=0)

@@ -1,12 +1,13 @@
-"""Independent checks of flexlib.beam (MODEL.md 3.3, 4, 5.2-5.3, 2.3, checks E1-E8).
+"""Independent checks of flexlib.beam (docs/model.md sections 3, 4.3, 5, 6.2-6.3; checks E1-E8 below).
 
 The reference model below (`Ref`) is a second, independent implementation of the
-paper's closed-form eqs (13)-(22), corrected per MODEL.md 4.2 / 12.1 (S_y with the
-factor x, T5-T9), written from the spec text: own Gauss-Legendre rule, own mode
+paper's closed-form eqs (13)-(22), corrected as in docs/model.md sections 5.2 and 15
+(S_y with the factor x in eq (20), and the corrected terms of eqs (16)-(17)), written
+from the model's description: own Gauss-Legendre rule, own mode
 shapes (stable form), own H(x) by nested quadrature, own roots (Newton), and
-different node counts from flexlib.  Numerical targets are the spec's printed
-values (2.3, 4.4) or closed-form theory (pinned-free frequencies, modal series of the
-static sag).
+different node counts from flexlib.  Numerical targets are the values documented in
+docs/model.md (sections 3, 4.2, 5.2) or closed-form theory (pinned-free frequencies, modal
+series of the static sag).
 """
 import math
 
@@ -60,7 +61,7 @@ def own_roots(n):
 
 
 def own_modes(x, L, lam):
-    """Phi, Phi', Phi'' (len(x), N), stable form of MODEL.md 3.1 written independently."""
+    """Phi, Phi', Phi'' (len(x), N), stable form of docs/model.md section 4.1 written independently."""
     x = np.atleast_1d(np.asarray(x, float))
     N = len(lam)
     P, D1, D2 = (np.empty((x.size, N)) for _ in range(3))
@@ -82,7 +83,7 @@ def own_modes(x, L, lam):
 
 
 class Ref:
-    """Closed-form eqs (13)-(22) corrected (MODEL.md 4.2), own quadrature throughout."""
+    """Closed-form eqs (13)-(22) corrected (docs/model.md section 5.2), own quadrature throughout."""
 
     def __init__(self, N=3, L=1.0, S=3.14e-4, rho=2766.67, E=68.952e9, I=7.85e-9, g0=9.81,
                  n_out=None, n_in=None, foreshortening=True, zeta=0.0):
@@ -106,7 +107,7 @@ class Ref:
         self.M2 = np.einsum("k,ki,kj->ij", ws, self.Phi, self.Phi)
         self.D = np.einsum("k,k,kij->ij", ws, self.x, self.H)
         self.K2 = self.EI * np.einsum("k,ki,kj->ij", self.w, self.ddPhi, self.ddPhi)
-        self.S_y = np.einsum("k,k,ki->i", ws, self.x, self.Phi)     # with the factor x (T10)
+        self.S_y = np.einsum("k,k,ki->i", ws, self.x, self.Phi)     # with the factor x (corrected eq (20))
         omega = self.lam**2 * math.sqrt(self.EI / (self.rhoS * L**4))
         self.C = np.diag(2.0 * zeta * omega * self.rhoS * L)
 
@@ -162,16 +163,18 @@ class Ref:
             t[1:] = v
             terms.append(t)
 
+        # the terms of eqs (16)-(17) as corrected in docs/model.md section 5.2: B^T D B' (D is
+        # constant), the missing or misplaced dots (on B, never on H), rho S for rho A, theta'^2 for theta'
         th_term(tau_d)
-        th_term(-2.0 * thd * (B @ self.M2 @ Bd - B @ self.D @ Bd))                        # T5
-        th_term(-thd * ws @ (BHB * BHBd))                                                  # T6
-        th_term(-ws @ (BdHBd * PB))                                                        # T7
+        th_term(-2.0 * thd * (B @ self.M2 @ Bd - B @ self.D @ Bd))                        # eq (16)
+        th_term(-thd * ws @ (BHB * BHBd))                                                  # eq (16)
+        th_term(-ws @ (BdHBd * PB))                                                        # eq (16)
         th_term(g @ (W @ IT) @ R)                                                          # dW/dth = W I~
-        b_term(thd**2 * (self.M2 - self.D) @ B)                                            # T8
+        b_term(thd**2 * (self.M2 - self.D) @ B)                                            # eq (17)
         b_term(-self.K2 @ B)
-        b_term(0.5 * thd**2 * ws @ (BHB[:, None] * HB))                                   # T8
-        b_term(-ws @ (HB * BdHBd[:, None]))                                                # T9
-        b_term(2.0 * thd * (ws @ (Phi * BHBd[:, None]) - ws @ (HB * PBd[:, None])))       # T9
+        b_term(0.5 * thd**2 * ws @ (BHB[:, None] * HB))                                   # eq (17)
+        b_term(-ws @ (HB * BdHBd[:, None]))                                                # eq (17)
+        b_term(2.0 * thd * (ws @ (Phi * BHBd[:, None]) - ws @ (HB * PBd[:, None])))       # eq (17)
         b_term((g @ W @ dR))
         b_term(-self.C @ Bd)
         return terms
@@ -188,7 +191,7 @@ class Ref:
         return p @ W.T
 
     def kinetic_energy(self, q, qd):
-        """1/2 int rho S |r'|^2 dx, with r' = W (I~ p th' + p') (MODEL.md 3.3)."""
+        """1/2 int rho S |r'|^2 dx, with r' = W (I~ p th' + p') (docs/model.md section 4.3)."""
         B, thd, Bd = np.asarray(q[1:], float), qd[0], np.asarray(qd[1:], float)
         HB, BHB, PB = self._nodes(B)
         p = np.stack([self.x - 0.5 * BHB, PB], -1)

@@ -1,17 +1,20 @@
-"""Independent checks of flexlib.contact and the contact part of the kernel (MODEL.md 5-7, 11).
+"""Independent checks of flexlib.contact and the contact part of the kernel (docs/model.md 6-8, 13).
 
-Expected values come from theory or from code written here from the spec text:
+Expected values come from theory or from code written here from the model's description:
 
-* the gap Psi(q) and the tangential coordinate s(q) are re-implemented below from MODEL.md 5.1
-  (p_P = (L - 1/2 B^T H_L B, Phi_L B), r_P = W p_P) and differentiated by central differences
-  (checks C-J1, C-J2 of 5.4);
+* the gap Psi(q) and the tangential coordinate s(q) are re-implemented below from docs/model.md
+  section 6.1 (p_P = (L - 1/2 B^T H_L B, Phi_L B), r_P = W p_P) and differentiated by central
+  differences (checks C-J1, C-J2; docs/model.md sections 6.2-6.3);
 * the Jacobians and their time derivatives are written out as printed in the paper's
-  eqs (28)-(31) (and (54)-(57) with n -> t), with the dot fix of typo T13 (check C-J3);
-* the rigid-beam geometry and the rigid rod's fall time are closed forms (5.1, E10);
-* the impulse jump is checked against the momentum balance (6) and the energy formula (11);
-* the multiplier solves are checked against the equations they claim to solve (7.2, 7.3);
+  eqs (28)-(31) (and (54)-(57) with n -> t), with the missing dot of the printed eq (30)
+  restored (check C-J3);
+* the rigid-beam geometry and the rigid rod's fall time are closed forms (docs/model.md 6.1);
+* the impulse jump is checked against the momentum balance (docs/model.md 7.1) and the energy
+  formula of the jump (docs/model.md 13);
+* the multiplier solves are checked against the equations they claim to solve (docs/model.md
+  8.2, 8.3);
 * the frictionless 2 s run is checked against the contact, sign and energy requirements of
-  5-8 and 11.
+  docs/model.md sections 6-11 and 13.
 """
 import math
 
@@ -38,7 +41,7 @@ H_L_REF_N3 = np.array([[4.64778, -7.37988, 3.94152], [-7.37988, 32.41740, -22.35
 
 # =========================================================================== helpers
 def own_phi_L(N):
-    """Phi_i(L) = 2 (-1)^(i+1) (MODEL.md 3.1)."""
+    """Phi_i(L) = 2 (-1)^(i+1) (docs/model.md section 4.1)."""
     return np.array([2.0 * (-1) ** i for i in range(N)])
 
 
@@ -51,7 +54,7 @@ def slope_of(X1=0.5, alpha=ALPHA):
 
 
 def own_tip(q, L, H_L, Phi_L):
-    """r_P = W(theta) p_P, MODEL.md 3.3 / 5.1, written out."""
+    """r_P = W(theta) p_P, docs/model.md sections 4.3 and 6.1, written out."""
     th, B = q[0], np.asarray(q[1:])
     px = L - 0.5 * B @ H_L @ B
     py = Phi_L @ B
@@ -67,7 +70,7 @@ def own_gap_s(q, L, H_L, Phi_L, X1, alpha):
 
 
 def printed_jacobian(q, H_L, Phi_L, L, d):
-    """Eqs (28)-(29) (d = n) or (54)-(55) (d = t) exactly as printed, with Phi_y(x_P) B (T12)."""
+    """Eqs (28)-(29) (d = n) or (54)-(55) (d = t) as printed, Phi_y B read as Phi(L) B."""
     th, B = q[0], np.asarray(q[1:])
     nx, ny = d
     s, c = math.sin(th), math.cos(th)
@@ -79,7 +82,7 @@ def printed_jacobian(q, H_L, Phi_L, L, d):
 
 
 def printed_jacobian_dot(q, qd, H_L, Phi_L, L, d):
-    """Eqs (30)-(31) (or (56)-(57)) as printed, with the missing dot of T13 restored:
+    """Eqs (30)-(31) (or (56)-(57)) as printed, with the missing dot of eq (30) restored:
     (-n_x sin + n_y cos)(-B'^T H(x_P) B)."""
     th, B = q[0], np.asarray(q[1:])
     thd, Bd = qd[0], np.asarray(qd[1:])
@@ -109,9 +112,9 @@ def cdiff(f, q, j, rel=1e-6):
     return (f(qp) - f(qm)) / (2.0 * h)
 
 
-# =========================================================================== 5.1-5.4
+# =========================================================================== contact kinematics
 def test_H_L_is_the_spec_reference_N3():
-    """The H_L used in the independent gap below is the spec's printed reference (3.2)."""
+    """The H_L used in the independent gap below is the reference of docs/model.md section 4.2."""
     np.testing.assert_allclose(beam_of(3).mi.H_L, H_L_REF_N3, rtol=2e-6, atol=2e-5)
     np.testing.assert_allclose(beam_of(3).mi.Phi_L, own_phi_L(3), rtol=1e-12)
 
@@ -178,7 +181,7 @@ def test_CJ3_printed_equations_28_to_31_and_54_to_57(N):
 
 
 def test_CJ3_dot_fix_matters():
-    """Eq (30) without the dot of T13 gives a different gamma_n (the check can fail)."""
+    """Eq (30) as printed (dot missing) gives a different gamma_n (the check can fail)."""
     bm, sl = beam_of(3), slope_of()
     H_L, Phi_L = bm.mi.H_L, own_phi_L(3)
     q, qd = random_state(np.random.default_rng(7), 3)
@@ -240,7 +243,7 @@ def test_rigid_initial_gaps_and_contact_angles(X1, gap0, theta_c):
     assert th_c == pytest.approx(theta_c, abs=5e-6)
 
 
-# =========================================================================== impulse jump (6)
+# =========================================================================== impulse jump
 def _jump_states(N, count, seed):
     bm, sl = beam_of(N), slope_of()
     rng = np.random.default_rng(seed)
@@ -309,7 +312,7 @@ def test_impulse_jump_e0_gives_zero_normal_velocity_to_roundoff():
             assert abs(vnp) <= bound
 
 
-# =========================================================================== multipliers (7)
+# =========================================================================== multipliers
 CASE = paper_case("3.2")
 FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
 MODEL_CODES = {m: models.get(m).kernel_code for m in ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")}
@@ -331,7 +334,7 @@ def _contact_states(N, count, seed):
 
 
 def _check_dynamics(bm, q, qd, qdd, N_, F_, k, tol=1e-9):
-    """M q'' = Q + Psi_q^T N + Gamma_q^T F_t (MODEL.md 7.1)."""
+    """M q'' = Q + Psi_q^T N + Gamma_q^T F_t (sign convention of docs/model.md section 2)."""
     M, Q = bm.mass_and_forces(q, qd)
     lhs = M @ qdd
     rhs = Q + k.Psi_q * N_ + k.Gamma_q * F_
@@ -361,7 +364,7 @@ def test_frictionless_contact_solve(N):
         assert out[1] == 0.0
         _check_dynamics(sim.beam, q, qd, qdd, out[0], 0.0, k)
         np.testing.assert_array_equal(dy[:nd], qd)
-        # power of the normal force into W_N (MODEL.md 11)
+        # power of the normal force into W_N (docs/model.md section 13)
         assert dy[2 * nd + 1] == pytest.approx(out[0] * k.v_n, rel=1e-12, abs=1e-300)
 
 
@@ -444,7 +447,7 @@ def test_lugre_slip_solve(model, mode, N):
 
 @pytest.mark.parametrize("N", [1, 3, 5])
 def test_printed_multipliers_violate_the_normal_constraint_in_slip(N):
-    """MODEL.md 7.3, 13.3: with mult = printed the slip N comes from the frictionless eq (37);
+    """docs/model.md section 8.4: with mult = printed the slip N comes from the frictionless eq (37);
     then Psi_q q'' - gamma_n* = c S12 N != 0 (a diagnostic of the decoupled formulas)."""
     mu_d = CASE.coulomb.mu_d
     for rng, q, qd in _contact_states(N, 6, 1200 + N):
@@ -483,7 +486,7 @@ def test_printed_multipliers_violate_the_constraints_in_stick():
         assert abs(k.Psi_q @ qdd - gn) > 1e-3 * _residual_scale(k.Psi_q, qdd, gn)
 
 
-# =========================================================================== stiff-beam limit (E10)
+# =========================================================================== stiff-beam limit
 def rigid_rod_contact_time(X1, L=1.0, g0=G0, theta0=THETA0, alpha=ALPHA):
     """Time for the rigid rod to fall from rest at theta0 to the contact angle.
 
@@ -553,7 +556,7 @@ def test_no_interior_contact_warning(fl):
 
 def test_energy_audit(fl):
     assert np.max(np.abs(fl.audit)) / fl.E0 <= 1e-6
-    assert fl.E0 == pytest.approx(0.868734 * 9.81 * 0.5 * math.sin(THETA0), rel=1e-5)   # 2.3: 3.013082 J
+    assert fl.E0 == pytest.approx(0.868734 * 9.81 * 0.5 * math.sin(THETA0), rel=1e-5)   # E(0) = 3.013082 J
 
 
 def test_energy_never_rises(fl):

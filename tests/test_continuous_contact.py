@@ -140,7 +140,7 @@ def kelvin_voigt_restitution(K, C, m):
 #   hertz                1 for every e
 # Flores' law is the only one of the three usable over the whole range, but it is not exact: it
 # dissipates slightly too much, |e_out - e| <= 0.017 for e >= 0.7 and 0.030-0.045 for
-# e in [0.2, 0.5] (the brief's 0.02 over [0.2, 1] is not what the law gives).  The other two laws
+# e in [0.2, 0.5] (a bound of 0.02 over [0.2, 1] is not what the law gives).  The other two laws
 # dissipate too little as e falls: their series expansions hold near e = 1.
 FLORES_CLOSE = (0.7, 0.8, 0.9, 0.95, 1.0)
 FLORES_LOW = (0.2, 0.3, 0.5)

@@ -1,4 +1,4 @@
-"""Free flight (no slope) and the prescribed-hub dynamic-stiffening benchmark (MODEL.md 4.4)."""
+"""Free flight (no slope) and the prescribed-hub dynamic-stiffening benchmark (docs/model.md 4.2, 13)."""
 import math
 
 import numpy as np
@@ -8,11 +8,11 @@ import flexlib as fl
 
 
 def test_free_flight_conserves_energy():
-    """E9: |E(t) - E(0)| / E(0) <= 1e-8 over 1 s at rtol = 1e-10 (zeta = 0, no slope)."""
+    """Energy conservation: |E(t) - E(0)| / E(0) <= 1e-8 over 1 s at rtol = 1e-10 (zeta = 0, no slope)."""
     r = fl.simulate("3.2", "free", 1.0, rtol=1e-10, atol=1e-12)
     drift = np.abs(r.E - r.E0).max() / r.E0
     assert drift <= 1e-8
-    assert abs(r.E0 - 3.013082) < 1e-6          # m g0 (L/2) sin(theta0), MODEL.md 2.3
+    assert abs(r.E0 - 3.013082) < 1e-6          # m g0 (L/2) sin(theta0), docs/model.md section 3
     assert r.audit_residual_max / r.E0 <= 1e-10
 
 
@@ -26,7 +26,7 @@ def test_free_flight_energy_error_falls_with_tolerance():
 def test_free_fall_follows_rigid_rod_while_undeformed():
     """Before any impact the beam barely deforms: theta(t) is close to the rigid pendulum's.
 
-    The flexible beam sags by about 2 mm under gravity (MODEL.md 2.3), i.e. 2e-3 of L, so its
+    The flexible beam sags by about 2 mm under gravity (docs/model.md section 3), i.e. 2e-3 of L, so its
     swept angle may differ from the rigid one by that order relative to the angle swept."""
     from scipy.integrate import solve_ivp
     r = fl.simulate("3.2", "free", 0.3)
@@ -36,7 +36,7 @@ def test_free_fall_follows_rigid_rod_while_undeformed():
     ts = np.array([0.1, 0.2, 0.3])
     swept = np.abs(rig.sol(ts)[0] - math.pi / 4)
     assert np.all(np.abs(r.sample(ts, "theta") - rig.sol(ts)[0]) <= 2e-3 * swept)
-    assert np.abs(r.tip_deflection).max() < 2e-3     # static sag scale 2 mm (MODEL.md 2.3)
+    assert np.abs(r.tip_deflection).max() < 2e-3     # static sag scale 2 mm (docs/model.md section 3)
 
 
 SPIN = dict(L=8.0, E=68.952e9, rho=2766.67, S=7.2968e-5, I=8.2189e-9, g0=0.0)

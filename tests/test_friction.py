@@ -1,4 +1,4 @@
-"""Checks of flexlib.friction (MODEL.md 8.1-8.2) against theory and a classic benchmark.
+"""Checks of flexlib.friction (docs/model.md sections 9.1-9.2) against theory and a classic benchmark.
 
 * the Stribeck level g(v) = mu_d + (mu_s - mu_d) exp(-(v/v_s)^2): limits and monotonicity;
 * LuGre steady sliding: at constant v, z' = v - sigma0 |v| z / g(v) is linear in z and relaxes to
@@ -8,7 +8,7 @@
   period, breakaway force and force drop are derived here from a simple piecewise model
   (stick: spring loads at k v_pull; slip: Coulomb level Fc plus the viscous term sigma2 v),
   not taken from a run of the code under test.
-* Coulomb signs (eq (69) with the sign convention of MODEL.md 7.1).
+* Coulomb signs (eq (69) with the sign convention of docs/model.md section 2).
 """
 import math
 

@@ -1,4 +1,4 @@
-"""The allocation-free right-hand side (issue 6): ``kernel.phase_eval_into`` and its work arrays.
+"""The allocation-free right-hand side (a speed measure): ``kernel.phase_eval_into`` and its work arrays.
 
 The integrator hands the kernel the same work arrays (``kernel.work_arrays``) on every stage and
 step, so a result must not depend on what a previous call left in them.  These tests fill every

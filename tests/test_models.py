@@ -1,7 +1,7 @@
 """Case 3.2 over 0-2 s for every contact model: invariants, stick statistics, convergence.
 
 A run that stops with a clean SimulationError (event cap, Painleve singularity) is a finding
-(MODEL.md 13.2-13.3): the invariants are then asserted on its partial result, and the stop
+(docs/model.md sections 8.4 and 14): the invariants are then asserted on its partial result, and the stop
 itself must be clean (message with time, state and cause).
 """
 import numpy as np
@@ -126,7 +126,7 @@ def test_claims_table_complete(claims):
 
 
 def test_stick_never_reached_in_paper_model():
-    """MODEL.md 13.2: with the inextensible beam the stick test demands |F_t|/N far above mu.
+    """docs/model.md section 14: with the inextensible beam the stick test demands |F_t|/N far above mu.
     Recorded as a finding: no stick interval in either hybrid model, and every stick test that
     found compression demanded a ratio above the model's limit."""
     for m in ("hybrid_coulomb", "hybrid_lugre"):

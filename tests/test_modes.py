@@ -1,6 +1,7 @@
-"""Independent checks of flexlib.modes (MODEL.md 3.1, 3.2, 4.2, R10).
+"""Independent checks of flexlib.modes (docs/model.md sections 4.1, 4.2, 5.2; n_gauss of section 3).
 
-Expected values come from the spec's tables, from closed-form theory, or from
+Expected values come from reference tables (printed to fewer digits in docs/model.md
+sections 4.1 and 4.2), from closed-form theory, or from
 quadratures written in this file (own Gauss-Legendre rule by Newton iteration on
 the Legendre recurrence, own mode shapes from the plain textbook formula).  No
 expected value was copied from running flexlib.
@@ -13,11 +14,11 @@ import pytest
 from flexlib.modes import cantilever_roots, coupling_shape, mode_shapes, modal_integrals
 from flexlib.params import BeamParams
 
-# MODEL.md 3.1 table
+# the roots beta_i L of 1 + cos(l) cosh(l) = 0 (docs/model.md section 4.1)
 ROOTS_TABLE = np.array([1.875104068712, 4.694091132974, 7.854757438238, 10.995540734875,
                         14.137168391046, 17.278759532088, 20.420352251041, 23.561944901806])
 
-# MODEL.md 3.2 reference, L = 1, N = 3
+# H(L) for L = 1, N = 3 (docs/model.md section 4.2)
 H_L_REF = np.array([[4.64778, -7.37988, 3.94152],
                     [-7.37988, 32.41740, -22.35244],
                     [3.94152, -22.35244, 77.29889]])
@@ -201,7 +202,7 @@ def test_constant_integrals_against_theory(N):
     np.testing.assert_allclose(mi.Phi_L, 2.0 * (-1.0) ** np.arange(N), rtol=0, atol=1e-12)
 
 
-# ---------------------------------------------------------------- quadrature convergence (R10)
+# ---------------------------------------------------------------- quadrature convergence (n_gauss)
 NAMES = ("J_ob", "M2", "D", "S_y", "K2", "T3", "T4", "H_L", "Hbar", "Sbar")
 
 

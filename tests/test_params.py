@@ -1,4 +1,4 @@
-"""Parameters: defaults of MODEL.md 2.2, the paper's cases (9.1, 9.2), validation messages."""
+"""Parameters: defaults of docs/model.md section 3, the paper's cases 3.1 and 3.2, validation messages."""
 import math
 
 import pytest
@@ -15,7 +15,7 @@ def flat(case):
     return d
 
 
-# MODEL.md 2.2 (t_end, x_P are not parameter-object fields; n_gauss: see below)
+# docs/model.md section 3 (t_end, x_P are not parameter-object fields; n_gauss: see below)
 DEFAULTS_2_2 = dict(L=1.0, S=3.14e-4, rho=2766.67, E=68.952e9, I=7.85e-9, g0=9.81, n_modes=3,
                     foreshortening=True, zeta=0.0, theta0=math.pi / 4, tau_d=0.0,
                     alpha=math.pi / 10, X1=0.5, e=0.0, chi=10.0, beta=1000.0, mu_d=0.4,
@@ -31,7 +31,7 @@ def test_every_default_of_section_2_2():
             assert d[k] is v, k
         else:
             assert d[k] == pytest.approx(v, rel=1e-15, abs=0), k
-    # n_gauss: 40 Gauss points for the default N = 3, >= 60 for N = 8 (R10)
+    # n_gauss: 40 Gauss points for the default N = 3, >= 60 for N = 8 (automatic: max(40, 8N))
     assert BeamParams().gauss_points == 40
     assert BeamParams(n_modes=8).gauss_points >= 60
 
@@ -184,7 +184,7 @@ def test_with_unknown_parameter_names_valid_params():
 
 
 def test_axial_modes_supported_by_beam_model():
-    # issue 8: axial_modes 1..4 are the MODEL.md 14 extension (tests/test_axial.py); 5 is invalid
+    # axial_modes 1..4 are the extension of docs/model.md section 16 (tests/test_axial.py); 5 is invalid
     assert BeamModel(BeamParams(axial_modes=1)).ndof == BeamParams().n_modes + 2
     with pytest.raises(ValueError, match="axial_modes"):
         BeamParams(axial_modes=5)

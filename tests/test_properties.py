@@ -1,6 +1,6 @@
 """Property tests (hypothesis): random physical parameter sets, short runs through the first impact.
 
-Each example samples a contact model and a parameter set over the physical ranges of issue 7
+Each example samples a contact model and a parameter set over physical ranges
 (mu_d, mu_s, alpha, X1, e, n_modes, sigma0, sigma1, theta0), keeps only starts where the whole
 rigid beam lies above the slope, runs until the rigid-rod contact time + 0.03 s and checks the
 invariants of :func:`check_invariants` on the result.  A run that stops with a clean
@@ -52,7 +52,7 @@ settings.register_profile("flexlib-long", max_examples=max(_LONG_N, 1), **_COMMO
 PROFILE = "flexlib-long" if _LONG_N > 0 else "flexlib-ci"
 
 # Event cap per impact cluster for these runs.  With 0 < e < 1 the Newton-restitution rebounds of
-# MODEL.md 6 / 8.4 (ONSET rule 1) form a Zeno sequence of ever smaller bounces, which only the
+# docs/model.md 7.3 / 11.2 (ONSET rule 1) form a Zeno sequence of ever smaller bounces, which only the
 # event cap ends (SimulationError); 1000 instead of the default 10^4 makes such a stop cost
 # ~0.6 s instead of ~7 s.  The first impact of every paper case needs fewer than 10 events.
 EVENT_CAP = 1000
@@ -90,7 +90,7 @@ HYBRID_N_MODES_MIN = 1
 #    any remaining such runs instead of failing on the first one.
 TOLERATE_KNOWN = os.environ.get("FLEXLIB_PROPERTY_TOLERATE_KNOWN", "").strip() not in ("", "0")
 
-# tolerances of the invariants (issue 7)
+# tolerances of the invariants
 N_NEG_REL = 1e-6          # N >= -1e-6 max N
 GAP_TOL = 1e-6            # |gap| <= 1e-6 m in contact
 MU_REL = 1e-9             # |F_t| <= mu_d N (1 + 1e-9) in hybrid_coulomb
@@ -178,7 +178,7 @@ def _report_stop_rate(request):
 
 # ---------------------------------------------------------------------------- helpers
 def rigid_gap(theta0, alpha, X1, L=1.0):
-    """Gap of the rigid, undeformed beam's tip (MODEL.md 5.1)."""
+    """Gap of the rigid, undeformed beam's tip (docs/model.md section 6.1)."""
     return L * math.sin(theta0 - alpha) + X1 * math.sin(alpha)
 
 
@@ -226,7 +226,7 @@ def _params_of(r):
 
 
 def check_invariants(r, model):
-    """The invariants of issue 7 on a (possibly partial) result; returns a short description."""
+    """The physical invariants on a (possibly partial) result; returns a short description."""
     h = r.h
     assert len(h["t"]) >= 2
     for k in FINITE_KEYS:
@@ -380,7 +380,7 @@ def test_random_first_impact_invariants(case):
 
 # ---------------------------------------------------------------------------- helpers' own checks
 def test_rigid_contact_time_matches_case_B():
-    """The estimate reproduces the rigid-rod contact of case B (0.33293 s, MODEL.md 5.1)."""
+    """The estimate reproduces the rigid-rod contact of case B (0.33293 s, docs/model.md section 6.1)."""
     assert rigid_contact_time(math.pi / 4, math.pi / 10, 0.5) == pytest.approx(0.33293, abs=1e-4)
 
 

@@ -69,7 +69,7 @@ def test_start_below_slope_rejected(kw):
     case = paper_case("3.2").with_(**kw)
     sl = case.slope
     gap = math.sin(case.beam.theta0 - sl.alpha) * case.beam.L + sl.X1 * math.sin(sl.alpha)
-    assert gap < 0          # the premise, from MODEL.md 5.1 (rigid beam, B = 0)
+    assert gap < 0          # the premise, from docs/model.md section 6.1 (rigid beam, B = 0)
     with pytest.raises(ValueError, match="slope"):
         simulate(case, "frictionless", t_end=0.1)
 
@@ -155,7 +155,7 @@ def test_save_load_roundtrip(short_run, tmp_path):
 
 @pytest.mark.parametrize("enabled", [True, False])
 def test_run_restores_the_garbage_collector_and_leaves_no_cycles(enabled):
-    """Simulator.run pauses the cyclic garbage collector (a speed measure, issue 6): the user's
+    """Simulator.run pauses the cyclic garbage collector (a speed measure): the user's
     setting must come back, also when the run stops with an error, and the run must create no
     reference cycles, which only that collector could free."""
     import gc

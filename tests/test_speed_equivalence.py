@@ -1,5 +1,5 @@
 """The compiled integrator (``method="DOP853"``, default) and scipy's solve_ivp
-(``method="DOP853-scipy"``, same kernel) give the same impacts (issue 6, not a timed test).
+(``method="DOP853-scipy"``, same kernel) give the same impacts (not a timed test).
 
 Case 3.2, t = 0..1 s, every contact model (both methods; the continuous ones with e = 0.5): the start times of the first three impacts (fewer if
 the run has fewer: frictionless has two before 1 s) agree to 1e-5 s and their peak normal forces

@@ -1,4 +1,4 @@
-"""Every public entry point validates its input (issue 7): flexlib.simulate, paper_case, Case,
+"""Every public entry point validates its input: flexlib.simulate, paper_case, Case,
 Case.with_ and BeamModel.  A bad value raises at once with a message that names the parameter and
 its valid range (or lists the valid names); nothing is half-applied."""
 import math

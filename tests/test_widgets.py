@@ -133,7 +133,7 @@ def test_simulation_error_shows_a_message():
 
 
 def test_axial_modes_field():
-    """The axial-modes control (MODEL.md 14): 0..4, starts at the case's 0, one run per model."""
+    """The axial-modes control (docs/model.md section 16): 0..4, starts at the case's 0, one run per model."""
     p, stub = _panel(fields=["mu_d", "axial_modes"])
     s = p.sliders["axial_modes"]
     assert (s.min, s.max, s.step, s.value) == (0, 4, 1, 0)
