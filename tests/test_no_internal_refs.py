@@ -16,7 +16,8 @@ Rules (applied line by line):
 
 Scope: README.md, docs/*.md, figures/*.md, the string values of figures/manifest.json, the cell sources
 and text outputs of notebooks/*.ipynb (not images), the notebook sources scripts/build_notebook*.py,
-and every string and comment of flexlib/**/*.py.
+and every string and comment of flexlib/**/*.py and of tests/**/*.py (test docstrings, comments and
+assertion messages are read too), except this file, which has to name the forbidden patterns.
 
 The failure message lists every hit as ``file:line: text``.
 """
@@ -149,6 +150,10 @@ def user_facing_hits() -> list[str]:
         hits += _notebook_hits(p)
     for p in [*sorted((ROOT / "scripts").glob("build_notebook*.py")), *sorted((ROOT / "flexlib").rglob("*.py"))]:
         hits += _python_hits(p)
+    this = Path(__file__).resolve()
+    for p in sorted((ROOT / "tests").rglob("*.py")):
+        if p.resolve() != this:                 # this file must name the patterns it forbids
+            hits += _python_hits(p)
     return hits
 
 
