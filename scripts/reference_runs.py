@@ -13,7 +13,8 @@ Fingerprints are stored per numeric environment (:func:`platform_key`): the last
 depend on how NumPy's elementwise functions and OpenBLAS round on the machine, not only on the
 code (flexlib/_numerics.py).  The same commit on an AMD EPYC and, unpinned, on an Intel Xeon with
 AVX-512 reaches the first contact at the same time to 8e-16 s and with the same impulse to 8e-13,
-but the frictionless run makes 59 velocity jumps by t = 2 s on one and 67 on the other.  With the
+but the frictionless run makes 67 velocity jumps by t = 2 s on the AMD EPYC and 59 on the Intel
+Xeon.  With the
 pins of flexlib/_numerics.py (which the README's commands set) the Intel Xeon reproduces the AMD
 file to the bit.  tests/test_reference_runs.py compares the whole run with the file of its own
 numeric environment, and the part up to the first contact with every file.  A file for a new
