@@ -14,9 +14,8 @@ depend on how NumPy's elementwise functions and OpenBLAS round on the machine, n
 code (flexlib/_numerics.py).  The same commit on an AMD EPYC and, unpinned, on an Intel Xeon with
 AVX-512 reaches the first contact at the same time to 8e-16 s and with the same impulse to 8e-13,
 but the frictionless run makes 67 velocity jumps by t = 2 s on the AMD EPYC and 59 on the Intel
-Xeon.  With the
-pins of flexlib/_numerics.py (which the README's commands set) the Intel Xeon reproduces the AMD
-file to the bit.  tests/test_reference_runs.py compares the whole run with the file of its own
+Xeon.  With the pins of flexlib/_numerics.py (which the README's commands set) the Intel Xeon
+reproduces the AMD file to the bit.  tests/test_reference_runs.py compares the whole run with the file of its own
 numeric environment, and the part up to the first contact with every file.  A file for a new
 environment must be recorded with the code the other files were recorded with (git log of
 tests/data/reference_runs/), not with the code under test.
