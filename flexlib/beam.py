@@ -81,6 +81,7 @@ class KernelArrays(NamedTuple):
     Psibar: np.ndarray  # (Na,) int rho S Psi (gravity of the axial modes; empty without them)
 
 
+@hot
 def mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
                      W, M, Q):
     """M(q) and Q(q, q') (no contact forces): eqs (13)-(17) corrected, tensor form (loops).
@@ -179,6 +180,7 @@ def mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, 
     Q[0] = tau - 2.0 * thd * BdMB - thd * v4Bd - BdT3BBd + g0 * (s * Ry - c * Rx)
 
 
+@compiled
 def mass_forces(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C):
     """M(q) and Q(q, q') (no contact forces): eqs (13)-(17) corrected, tensor form."""
     n = q.shape[0] - 1
@@ -190,6 +192,7 @@ def mass_forces(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar,
     return M, Q
 
 
+@hot
 def mass_forces_quad_into(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W, M, Q):
     """M(q) and Q(q, q') by the generic quadrature route, with axial modes.
 
@@ -272,6 +275,7 @@ def mass_forces_quad_into(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W, M
         Q[1 + n + i] -= acc
 
 
+@compiled
 def mass_forces_quad(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA):
     """As :func:`mass_forces_quad_into`, returning new arrays (M, Q)."""
     nd = q.shape[0]
@@ -282,6 +286,7 @@ def mass_forces_quad(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA):
     return M, Q
 
 
+@compiled
 def mass_forces_any(q, qd, par, arrs):
     """M, Q from the modal data ``arrs`` (a :class:`KernelArrays`): the tensor path without axial
     modes, else quadrature."""
@@ -292,6 +297,7 @@ def mass_forces_any(q, qd, par, arrs):
                        arrs.T4r, arrs.T4pr, arrs.Hbar, arrs.Sbar, arrs.C)
 
 
+@inlined
 def mass_forces_arrs_into(q, qd, par, arrs, W, M, Q):
     """M(q) and Q(q, q') of the beam with the modal data ``arrs`` (a :class:`KernelArrays`),
     written into ``M`` and ``Q`` with the work array ``W`` (>= 14 x max(N^2, nd), rows 0-6 and
@@ -305,18 +311,21 @@ def mass_forces_arrs_into(q, qd, par, arrs, W, M, Q):
                          arrs.T3tr, arrs.T4r, arrs.T4pr, arrs.Hbar, arrs.Sbar, arrs.C, W, M, Q)
 
 
+@inlined
 def damping_power(y, nd, arrs):
     """B'^T C B' [W], the power the modal damping takes from the beam, with B' read from the
     state vector ``y`` (q' starts at ``nd``)."""
     return quad_at(arrs.C, y, nd + 1, arrs.Phi_L.shape[0])
 
 
+@hot
 def rotate(c, s, x, y):
     """W(theta) (x, y) = (c x - s y, s x + c y), eq (6): floating-frame components to inertial
     ones, from c = cos theta, s = sin theta."""
     return c * x - s * y, s * x + c * y
 
 
+@hot
 def tip_point(q, qd, L, Phi_L, H_L, Psi_L, HLB, rates):
     """The tip P in the floating frame (eqs (23)-(25)): the one statement of the formula.
 
@@ -340,6 +349,7 @@ def tip_point(q, qd, L, Phi_L, H_L, Psi_L, HLB, rates):
     return px, py, pdx, pdy
 
 
+@hot
 def tip_rows_into(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L, Pq, Gq):
     """The tip Jacobian rows Psi_q = n . dr/dq and Gamma_q = t . dr/dq (eqs (28)-(29), (54)-(55))
     from the
@@ -357,6 +367,7 @@ def tip_rows_into(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L, Pq, Gq):
         Gq[1 + n + j] = tfx * Psi_L[j]
 
 
+@hot
 def tip_accel_vp(thd, px, py, pdx, pdy, H_L, qd, n):
     """The velocity-product part a_vp of the tip's acceleration in the floating frame
     (eqs (32), (58)): (-theta'^2 px - 2 theta' py' - B'^T H_L B', -theta'^2 py + 2 theta' px')
@@ -366,6 +377,7 @@ def tip_accel_vp(thd, px, py, pdx, pdy, H_L, qd, n):
     return ax, ay
 
 
+@hot
 def material_points_into(B, C, c, s, xs, phi, H, Psi, P):
     """Inertial positions of the beam's material points at stations ``xs`` [m], written into
     ``P`` (len(xs), 2): the one statement of r(x) = W(theta) (x + Psi(x) C - 1/2 B^T H(x) B,
@@ -389,6 +401,7 @@ def material_points_into(B, C, c, s, xs, phi, H, Psi, P):
         P[j, 1] = s * px + c * py
 
 
+@compiled
 def potential_energies(q, par, arrs):
     """(V_E, V_A, V_G) at q [J]: the one statement of the potential energies.
 
@@ -408,6 +421,7 @@ def potential_energies(q, par, arrs):
     return V_E, V_A, V_G
 
 
+@compiled
 def sample_kinematics(Y, par, arrs):
     """The tip and potential-energy histories of a run, one row of the states ``Y`` (m, >= 2 nd)
     at a time: an array (8, m) with the rows tip X, tip Y [m], tip X', Y' [m/s] (inertial),
@@ -436,20 +450,6 @@ def sample_kinematics(Y, par, arrs):
     return out
 
 
-mass_forces_into = hot(mass_forces_into)
-mass_forces = compiled(mass_forces)
-mass_forces_quad_into = hot(mass_forces_quad_into)
-mass_forces_quad = compiled(mass_forces_quad)
-mass_forces_any = compiled(mass_forces_any)
-mass_forces_arrs_into = inlined(mass_forces_arrs_into)
-damping_power = inlined(damping_power)
-rotate = hot(rotate)
-tip_point = hot(tip_point)
-tip_rows_into = hot(tip_rows_into)
-tip_accel_vp = hot(tip_accel_vp)
-material_points_into = hot(material_points_into)
-potential_energies = compiled(potential_energies)
-sample_kinematics = compiled(sample_kinematics)
 
 
 def rotation(theta: float) -> np.ndarray:
@@ -592,4 +592,6 @@ def _chol_solve(M, b):
     L = np.linalg.cholesky(M)
     y = np.linalg.solve(L, b)
     return np.linalg.solve(L.T, y)
+
+
 _jit.flush_module(__name__)

@@ -32,6 +32,7 @@ from .linalg import solve_into
 __all__ = ["normal_constraint", "normal_solve", "stick_solve", "slip_solve"]
 
 
+@hot
 def normal_constraint(gap, v_n, gam_n, chi, beta, Pq, Mw, Xw, nd):
     """Solve M X = [Q | Psi_q^T | Gamma_q^T] in place (``Mw`` = M is destroyed, ``Xw`` holds the
     three columns and then X) and return (r1, s11) of the normal constraint row:
@@ -47,11 +48,13 @@ def normal_constraint(gap, v_n, gam_n, chi, beta, Pq, Mw, Xw, nd):
     return r1, s11
 
 
+@hot
 def normal_solve(r1, s11):
     """The normal multiplier N of a frictionless contact, eq (37)."""
     return r1 / s11
 
 
+@hot
 def stick_solve(gam_t, v_t, sc, chi, beta, s_star, r1, s11, Pq, Gq, Xw, nd, mult, out):
     """The STICK multipliers (N, F_t) of the normal and tangential constraints (eq (62)),
     from the solved columns ``Xw`` = M^-1 [Q | Psi_q | Gamma_q]; writes cond(S) and the friction
@@ -86,6 +89,7 @@ def stick_solve(gam_t, v_t, sc, chi, beta, s_star, r1, s11, Pq, Gq, Xw, nd, mult
     return N, F
 
 
+@hot
 def slip_solve(cf, r1, s11, Pq, Xw, nd, mult, out):
     """(N, F_t) in slip with F_t = cf N (``cf`` from the friction law), and the Painleve margin
     s11 + cf s12 over s11 (> 0: N follows from the state; its zero is the Painleve point) written
@@ -103,8 +107,4 @@ def slip_solve(cf, r1, s11, Pq, Xw, nd, mult, out):
     return N, cf * N
 
 
-normal_constraint = hot(normal_constraint)
-normal_solve = hot(normal_solve)
-stick_solve = hot(stick_solve)
-slip_solve = hot(slip_solve)
 _jit.flush_module(__name__)

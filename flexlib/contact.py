@@ -32,6 +32,7 @@ from .params import SlopeParams
 __all__ = ["Slope", "TipContact", "tip_contact", "tip_into", "tip_kinematics", "tip_gap"]
 
 
+@hot
 def slope_in_beam_frame(th, nx, ny, tx, ty):
     """cos th, sin th and the slope normal n and tangent t in the beam frame:
     (c, s, n_fx, n_fy, t_fx, t_fy) with n_f = W^T n, t_f = W^T t (W the rotation by th)."""
@@ -40,6 +41,7 @@ def slope_in_beam_frame(th, nx, ny, tx, ty):
     return c, s_, c * nx + s_ * ny, -s_ * nx + c * ny, c * tx + s_ * ty, -s_ * tx + c * ty
 
 
+@hot
 def tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
     """Tip contact kinematics at (q, q') : returns (gap, s, v_n, v_t, gamma_n,
     gamma_t) and writes H_L B into ``HLB`` and the Jacobian rows Psi_q, Gamma_q into ``Pq``,
@@ -67,6 +69,7 @@ def tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
             gam_n, gam_t)
 
 
+@compiled
 def tip_kinematics(q, qd, par, arrs):
     """Tip contact kinematics at (q, q'): (gap, s, v_n, v_t, Psi_q, Gamma_q, gamma_n, gamma_t).
 
@@ -83,6 +86,7 @@ def tip_kinematics(q, qd, par, arrs):
     return g, s, v_n, v_t, Pq, Gq, gam_n, gam_t
 
 
+@compiled
 def tip_gap(q, qd, par, arrs):
     """The gap of :func:`tip_kinematics` alone [m] (the same code, so the same bits)."""
     nd = q.shape[0]
@@ -142,8 +146,4 @@ def tip_contact(beam: BeamModel, slope: Slope, q, qd) -> TipContact:
                       Gamma_q=Gq, gamma_n=float(gn), gamma_t=float(gt))
 
 
-slope_in_beam_frame = hot(slope_in_beam_frame)
-tip_into = hot(tip_into)
-tip_kinematics = compiled(tip_kinematics)
-tip_gap = compiled(tip_gap)
 _jit.flush_module(__name__)

@@ -20,6 +20,7 @@ __all__ = ["modified_coulomb", "coulomb_force", "stribeck_level", "lugre_zdot", 
            "lugre_steady_state", "lugre_force_form_rhs", "lugre_rates"]
 
 
+@hot
 def lugre_rates(v, z, mu_d, mu_s, sigma0, sigma1, sigma2, v_s):
     """LuGre in coefficient form at one state (eq (68)): (z', mu).
 
@@ -31,6 +32,7 @@ def lugre_rates(v, z, mu_d, mu_s, sigma0, sigma1, sigma2, v_s):
     return zd, sigma0 * z + sigma1 * zd + sigma2 * v
 
 
+@hot
 def modified_coulomb(v, mu_d, v0, v1):
     """The modified Coulomb law of the continuous contact model (Ambrosio 2002): mu with
     F_t = -mu N, mu = c_d(|v|) mu_d sgn(v), c_d = 0 for |v| <= v0, (|v| - v0) / (v1 - v0) for
@@ -80,7 +82,4 @@ def lugre_force_form_rhs(v, z, sigma0, sigma1, sigma2, Fc, Fs, v_s):
     return zd, sigma0 * z + sigma1 * zd + sigma2 * v
 
 
-# The kernel's right-hand side calls these two (and inlines them): compiled, see flexlib._jit.
-lugre_rates = hot(lugre_rates)
-modified_coulomb = hot(modified_coulomb)
 _jit.flush_module(__name__)

@@ -25,6 +25,7 @@ from .linalg import solve
 __all__ = ["impulse_jump", "velocity_jump"]
 
 
+@compiled
 def velocity_jump(M, D_n, v_n_minus, e):
     """Frictionless impulse-momentum jump, eqs (39)-(48): (dq', I, dT) for the mass matrix
     ``M``, the normal Jacobian row ``D_n`` = Psi_q, the approach speed ``v_n_minus`` < 0 [m/s]
@@ -56,5 +57,4 @@ def impulse_jump(M, D_n, v_n_minus: float, e: float):
     return dqd, float(impulse), float(dT)
 
 
-velocity_jump = compiled(velocity_jump)
 _jit.flush_module(__name__)

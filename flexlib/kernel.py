@@ -65,6 +65,7 @@ COMPILED = _jit.COMPILED
 NO_REFCOUNT = _jit.NO_REFCOUNT      # the numba options of the allocation-free functions
 
 
+@compiled
 def work_arrays(arrs):
     """The work arrays ``(W, Mw, Xw)`` of :func:`phase_eval_into` for the model of the modal data
     ``arrs`` (a :class:`KernelArrays`: nd = 1 + N + Na from its tip values Phi_L, Psi_L)."""
@@ -73,6 +74,7 @@ def work_arrays(arrs):
     return np.empty((14, max(n * n, nd))), np.empty((nd, nd)), np.empty((nd, 3))
 
 
+@hot
 def phase_eval_into(t, y, mode, model, mult, par, arrs, W, Mw, Xw, dy, out, want_T):
     """dy/dt of the phase ``mode`` and the algebraic outputs at (t, y), written into ``dy`` and
     ``out``; returns the kinetic energy T = q'^T M q' / 2 if ``want_T``, else 0.
@@ -177,6 +179,7 @@ def phase_eval_into(t, y, mode, model, mult, par, arrs, W, Mw, Xw, dy, out, want
     return T
 
 
+@hot
 def _penalty_contact(y, mode, model, par, gap, v_n, v_t, Pq, Gq, Xw, Mw, nd, iz, dy, out):
     """The contact phase of the continuous contact force method: the penalty normal force of
     :func:`flexlib.penalty.normal_force` and the friction law with that N enter as the
@@ -209,6 +212,7 @@ def _penalty_contact(y, mode, model, par, gap, v_n, v_t, Pq, Gq, Xw, Mw, nd, iz,
     out[O_NRAW] = raw
 
 
+@hot
 def custom_friction(v, z, par):
     """The friction law of a registered model whose :class:`~flexlib.models.FrictionLaw` brings
     its own compiled function: (z', mu) at tangential velocity v [m/s], internal state z and
@@ -217,6 +221,7 @@ def custom_friction(v, z, par):
     return np.nan, np.nan
 
 
+@compiled
 def phase_eval(t, y, mode, model, mult, par, arrs):
     """dy/dt of the phase ``mode`` and the algebraic outputs ``out`` at (t, y): (dy, out)."""
     W, Mw, Xw = work_arrays(arrs)
@@ -226,6 +231,7 @@ def phase_eval(t, y, mode, model, mult, par, arrs):
     return dy, out
 
 
+@hot
 def _samples_into(ts, Y, modes, discs, model, mult, p, arrs, y, dy, W, Mw, Xw, outs, T):
     """The loop of :func:`phase_eval_samples` (allocation-free; ``p`` is a copy of par)."""
     for k in range(ts.shape[0]):
@@ -237,6 +243,7 @@ def _samples_into(ts, Y, modes, discs, model, mult, p, arrs, y, dy, W, Mw, Xw, o
                                True)
 
 
+@compiled
 def phase_eval_samples(ts, Y, modes, discs, model, mult, par, arrs):
     """``out`` and the kinetic energy at every row of ``Y``, the samples of a whole run.
 
@@ -264,6 +271,7 @@ EVENT_DIRECTIONS = (-1.0, -1.0, -1.0, -1.0, -1.0, 0.0, 1.0, -1.0)   # SLIP-STOP:
 NEV = 8
 
 
+@hot
 def event_values_into(out, epar, eoff, ev):
     """Values of the 8 event functions from the phase outputs ``out``, minus the offsets
     ``eoff``, written into ``ev``.
@@ -282,6 +290,7 @@ def event_values_into(out, epar, eoff, ev):
     ev[7] = -out[O_GAP] - eoff[7]
 
 
+@compiled
 def event_values(out, epar):
     """Values of the 8 event functions from the phase outputs ``out`` (see
     :func:`event_values_into`)."""
@@ -289,16 +298,6 @@ def event_values(out, epar):
     event_values_into(out, epar, np.zeros(NEV), ev)
     return ev
 
-
-work_arrays = compiled(work_arrays)
-phase_eval_into = hot(phase_eval_into)
-_penalty_contact = hot(_penalty_contact)
-custom_friction = hot(custom_friction)
-phase_eval = compiled(phase_eval)
-_samples_into = hot(_samples_into)
-phase_eval_samples = compiled(phase_eval_samples)
-event_values_into = hot(event_values_into)
-event_values = compiled(event_values)
 
 _jit.flush_module(__name__)
 

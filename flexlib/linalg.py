@@ -15,6 +15,7 @@ from ._jit import compiled, hot
 __all__ = ["solve_into", "solve", "dot_at", "mv_at", "quad_at", "quad_flat"]
 
 
+@hot
 def solve_into(M, X, m):
     """Gaussian elimination with partial pivoting, in place: ``M`` (n x n) is destroyed and the
     first ``m`` columns of ``X`` (n x >= m) are overwritten with M^-1 X."""
@@ -43,6 +44,7 @@ def solve_into(M, X, m):
             X[k, j] = v / M[k, k]
 
 
+@compiled
 def solve(A, b):
     """Gaussian elimination with partial pivoting; b 1-D or 2-D (A and b are not changed)."""
     n = A.shape[0]
@@ -55,6 +57,7 @@ def solve(A, b):
     return X
 
 
+@hot
 def dot_at(a, y, off):
     """sum_i a[i] y[off + i] (a dot product with a slice of y, without the slice)."""
     acc = 0.0
@@ -63,6 +66,7 @@ def dot_at(a, y, off):
     return acc
 
 
+@hot
 def mv_at(A, y, off, n, dst):
     """dst[:m] = A[:, :n] y[off:off+n] (m = A.shape[0])."""
     for i in range(A.shape[0]):
@@ -72,6 +76,7 @@ def mv_at(A, y, off, n, dst):
         dst[i] = acc
 
 
+@hot
 def quad_at(A, y, off, n):
     """x^T A x with x = y[off:off+n] (summed row by row: sum_i x_i (sum_j A_ij x_j))."""
     acc = 0.0
@@ -83,6 +88,7 @@ def quad_at(A, y, off, n):
     return acc
 
 
+@hot
 def quad_flat(A, y, off, n):
     """x^T A x with x = y[off:off+n], summed term by term in row-major order, (x_i A_ij) x_j:
     the order of ``np.einsum("i,ij,j->", x, A, x)`` (the energies' quadratic forms keep the
@@ -94,10 +100,4 @@ def quad_flat(A, y, off, n):
     return acc
 
 
-solve_into = hot(solve_into)
-solve = compiled(solve)
-dot_at = hot(dot_at)
-mv_at = hot(mv_at)
-quad_at = hot(quad_at)
-quad_flat = hot(quad_flat)
 _jit.flush_module(__name__)

@@ -77,6 +77,7 @@ def damping_factor(law: str, e: float) -> float:
     return 0.0
 
 
+@hot
 def normal_force(gap, v_n, K, n, D, C, v_in):
     """The penalty normal force at signed gap ``gap`` [m] and normal velocity ``v_n`` [m/s]:
     (N, N_raw), N = max(N_raw, 0) [N].
@@ -100,6 +101,4 @@ def stored_energy(gap, K, n):
     return K * delta ** (n + 1.0) / (n + 1.0)
 
 
-# The kernel's right-hand side calls it (and inlines it): compiled, see flexlib._jit.
-normal_force = hot(normal_force)
 _jit.flush_module(__name__)

@@ -108,14 +108,14 @@ def test_the_body_contact_and_laws_do_not_import_the_right_hand_side():
 
 def test_every_module_with_compiled_code_renews_the_cache_stamp():
     """numba keys a cached function on its own file only; the cache stamp hashes the modules
-    listed in flexlib._jit.COMPILED_MODULES, so every module that compiles with ``hot``,
-    ``compiled`` or ``inlined`` must be listed there (else a change in it would leave stale
+    listed in flexlib._jit.COMPILED_MODULES, so every module that compiles with the decorators
+    ``hot``, ``compiled`` or ``inlined`` must be listed there (else a change in it would leave stale
     machine code in the functions that call it)."""
     import re
 
     from flexlib import _jit
     for path in PKG.glob("*.py"):
         src = path.read_text()
-        if re.search(r"^\w+ = (hot|compiled|inlined)\(", src, re.M):
+        if re.search(r"^@(hot|compiled|inlined)$", src, re.M):
             assert path.stem in _jit.COMPILED_MODULES, path.name
             assert "_jit.flush_module(__name__)" in src, path.name
