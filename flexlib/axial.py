@@ -151,8 +151,8 @@ def axial_study(axial_modes=(0, 1, 2, 3), models=FRICTION_MODELS, t_end: float =
             if timings is not None:
                 timings[f"{m}/{na}"] = wall
             entry = dict(success=res.success, message=err or res.message,
-                         n_steps=st.get("n_steps"), n_rhs=st.get("n_rhs"), t_last=float(res.t[-1]),
-                         final_E=float(res.h["E"][-1]), E0=res.E0, checks=run_checks(res),
+                         n_steps=st.get("n_steps"), n_rhs=st.get("n_rhs"), t_last=res.t_end,
+                         final_E=res.E_final, E0=res.E0, checks=run_checks(res),
                          impacts=stick_rows(res), first_impact=_first_impact(res),
                          energies=_energies(res))
             study["runs"][m][str(na)] = entry

@@ -257,12 +257,12 @@ def _cmd_simulate(a) -> int:
     if not a.quiet and res is not None:
         fc = res.first_contact
         print(f"flexlib {res.version}  case {res.case.name}  model {res.model}  "
-              f"t = 0..{res.t[-1]:.4g} s  ({res.stats['wall_time_s']:.2f} s wall)")
+              f"t = 0..{res.t_end:.4g} s  ({res.stats['wall_time_s']:.2f} s wall)")
         if fc:
             print(f"first contact: t = {fc['t']:.6f} s, theta = {fc['theta']:.6f} rad, "
                   f"tip deflection = {fc['tip_deflection'] * 1e3:.4f} mm")
         print(res.impacts_table() if res.impacts else "no impacts")
-        print(f"energy: initial {res.E0:.6f} J, final {res.h['E'][-1]:.6f} J, "
+        print(f"energy: initial {res.E0:.6f} J, final {res.E_final:.6f} J, "
               f"audit residual max {res.audit_residual_max:.3g} J")
         for w in res.warnings:
             print("warning: " + w)
@@ -338,7 +338,7 @@ def compare_table(runs: dict, *, case_name: str = "", t_end: float | None = None
             rows.append(f"     {m:<{w}} {'-':>13}  status: stopped before any result")
             continue
         status = "ok" if r.success else f"stopped: {r.message}"
-        rows.append(f"     {m:<{w}} {r.t[-1]:>13.6g}  {len(r.impacts):>7d}  {r.h['E'][-1]:>11.6f}  "
+        rows.append(f"     {m:<{w}} {r.t_end:>13.6g}  {len(r.impacts):>7d}  {r.E_final:>11.6f}  "
                     f"{r.audit_residual_max:>13.3g}  {r.stats['wall_time_s']:>8.2f}  {status}")
     return "\n".join(rows)
 

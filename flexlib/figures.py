@@ -100,7 +100,7 @@ def mode_study(modes=(2, 3, 4, 5, 6), models=ALL_MODELS, t_end=2.0, n_impacts=5,
                 except SimulationError as err:
                     r, msg = err.result, str(err)
             table[m][str(n)] = dict(message=msg, impacts=impact_rows(r, n_impacts),
-                                    final_E=float(r.h["E"][-1]))
+                                    final_E=r.E_final)
     return table
 
 
@@ -139,7 +139,7 @@ def printed_study(models=PAPER_MODELS, t_end=2.0, timings=None):
             except SimulationError as err:
                 r, msg, ok = err.result, str(err), False
         gap = np.abs(r.gap[r.mode > 0]) if (r.mode > 0).any() else np.array([0.0])
-        out[m] = dict(completed=ok, message=msg, t_reached=float(r.t[-1]),
+        out[m] = dict(completed=ok, message=msg, t_reached=r.t_end,
                       impacts=impact_rows(r, 5), max_gap_in_contact=float(gap.max()),
                       n_events=len(r.events), audit_rel=float(r.audit_residual_max / r.E0))
     return out
@@ -223,7 +223,7 @@ def run_summaries(results: dict) -> dict:
     """{model: per-impact rows, first contact, energies, status, warnings and run statistics} of
     the default runs, as stored in ``figures/data/key_numbers.json``.  The statistics leave out
     the wall time, which differs from run to run."""
-    return {m: dict(impacts=impact_rows(r), first_contact=r.first_contact, final_E=float(r.h["E"][-1]),
+    return {m: dict(impacts=impact_rows(r), first_contact=r.first_contact, final_E=r.E_final,
                     E0=r.E0, audit_rel=r.audit_residual_max / r.E0, success=r.success,
                     message=r.message, warnings=r.warnings,
                     stats={k: v for k, v in r.stats.items() if k != "wall_time_s"})

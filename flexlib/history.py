@@ -1,20 +1,25 @@
 """From a finished run to its :class:`~flexlib.result.SimulationResult`: the simulator's side.
 
-:func:`build_result` samples every phase the integrator produced (step points plus a uniform
-grid of the dense output), re-evaluates the phase outputs (N, F_t, margin, gap, ...) at every
-sample with the same compiled right-hand side the integrator ran, takes the tip kinematics and
-the energies from the body's compiled code (:func:`flexlib.beam.sample_kinematics`, which uses the
-simulator's tip point :func:`flexlib.beam.tip_point` and
-:func:`flexlib.beam.potential_energies`: the formulas exist once, there; nothing here restates
-them), derives the energy audit, and cuts the run into contact episodes (one per velocity
-jump) and impacts (clusters of episodes).  :mod:`flexlib.result` only holds and exports the numbers.
+A run is kept as its **trajectory** (:class:`Trajectory`): every phase's step times, states and
+7th-order interpolants (DOP853's dense output, computed on every step), with the phase data
+(mode, discrete state) of each.  Any history at any time is evaluated from it: the state from
+the interpolant of the step that holds the time, then the phase outputs (N, F_t, margin, gap,
+...) with the same compiled right-hand side the integrator ran, the tip kinematics and the
+energies with the body's compiled code (:func:`flexlib.beam.sample_kinematics`, which uses the
+simulator's tip point :func:`flexlib.beam.tip_point` and :func:`flexlib.beam.potential_energies`:
+the formulas exist once, there; nothing here restates them).  A sample at t is therefore the
+state a run ended at t would report, to the integrator's tolerance.
 
-Histories are sampled at the integrator's step points plus ``dense_dt`` (10 us by default) in
-contact phases, so that peak values are maxima of the dense output (not of step points).  In
-flight the compiled integrator's step points alone are the samples (it computes no 7th-order
-interpolant there; the steps, ~0.15 ms at N = 3, are finer than a grid would be); scipy's
-flight segments add a 0.5 ms grid.  At a velocity jump the history holds two samples at the same
-time (before and after).
+What :func:`build_result` computes at once is cheap: the histories at the step points (exact
+states), from which come the energy audit, the states at the velocity jumps and the impacts'
+energies and works; the contact episodes' peak forces and penetrations, maximised on the
+interpolant (golden-section search around the largest sample, to ~1e-12 s); the normal impulse
+integral of N over each contact step by Simpson's rule on the interpolant; and the whole-beam
+check.  The full histories (``result.h``) are built on first use, on the default grid: the step
+points plus ``dense_dt`` (10 us by default) in contact phases, so that plotted peaks are smooth;
+``result.history(times)`` evaluates them on any grid.  At a velocity jump a history holds two
+samples at the same time (before and after); a sample requested at a jump time is the state
+after it.
 
 Energy audit (docs/model.md section 13):
 r(t) = E(t) - [E(0) + sum of jump losses up to t + W_N + W_f - W_d + W_tau].
@@ -34,50 +39,163 @@ from .result import SELECTION_KEYS, SimulationResult, selection_counts
 
 _dense_point = integrator._dense_point      # scipy's DOP853 interpolant (compiled with numba)
 
-__all__ = ["build_result"]
+__all__ = ["build_result", "Trajectory"]
 
 _FREE_DT = 5e-4
+_GOLDEN_ITERATIONS = 40     # a bracket of one step (<= 1 ms) shrinks to < 1e-11 s
+
+
+class Trajectory:
+    """The phases of one run, their steps and interpolants: histories at any times.
+
+    ``segments`` are the run's phases in time order, each ``(sol, disc, n_jumps)``: the
+    integrator's solution of the phase (step times, states, dense output), its discrete state
+    (:class:`flexlib.simulate._Disc`: mode, slip direction, stick anchor, approach speed) and the
+    number of velocity jumps before it.  ``sim`` is the run's
+    :class:`~flexlib.simulate.Simulator`, whose compiled kernel evaluates the phase outputs."""
+
+    def __init__(self, sim, segments, jump_losses):
+        self.sim = sim
+        self.sols = [sol for (sol, _d, _nj) in segments]
+        self.discs = [d for (_s, d, _nj) in segments]
+        self.mode = np.array([d.mode for d in self.discs], dtype=np.int64)
+        self.disc = np.array([(d.dir, d.s_star, d.v_in) for d in self.discs], dtype=float)
+        self.n_jumps = np.array([nj for (_s, _d, nj) in segments], dtype=np.int64)
+        self.starts = np.array([sol.t[0] for sol in self.sols])
+        self.ends = np.array([sol.t[-1] for sol in self.sols])
+        self.jump_cum = np.cumsum(np.concatenate(([0.0], np.asarray(jump_losses, float))))
+        self.compiled = kernel.COMPILED and bool(self.sols) and all(
+            isinstance(sol, integrator.PhaseSolution) for sol in self.sols)
+        if self.compiled:
+            lens = np.array([len(sol.t) for sol in self.sols], dtype=np.int64)
+            self.off = np.zeros(len(self.sols) + 1, dtype=np.int64)
+            np.cumsum(lens, out=self.off[1:])
+            self.T_all = np.concatenate([sol.t for sol in self.sols])
+            self.Y_all = np.ascontiguousarray(np.concatenate([sol.y.T for sol in self.sols]))
+            self.H_all = np.concatenate([sol.hs for sol in self.sols])
+            self.F_all = np.ascontiguousarray(np.concatenate([sol.F for sol in self.sols]))
+        self.E0 = None
+        if self.sols:
+            y0 = np.ascontiguousarray(self.sols[0].y[:, :1].T)
+            self.E0 = float(self.histories(self.starts[:1], y0, np.zeros(1, np.int64),
+                                           interior=False)["E"][0])
+
+    # ------------------------------------------------------------------ where and what
+    def segment_of(self, times) -> np.ndarray:
+        """The phase holding each time: the latest phase that starts at or before it (so a
+        time at a velocity jump belongs to the phase after the jump)."""
+        return np.clip(np.searchsorted(self.starts, times, side="right") - 1, 0,
+                       len(self.starts) - 1).astype(np.int64)
+
+    def states_at(self, times):
+        """(t, Y, seg): the states (m, ny) at ``times`` from the interpolants (NaN rows for
+        times that are NaN or outside the run)."""
+        t = np.ascontiguousarray(np.asarray(times, float).reshape(-1))
+        seg = self.segment_of(np.nan_to_num(t, nan=-np.inf))
+        ny = self.sols[0].y.shape[0]
+        if self.compiled:
+            Y = _states_at(self.T_all, self.off, self.H_all, self.Y_all, self.F_all, t, seg)
+        else:
+            Y = np.full((len(t), ny), np.nan)
+            for s in np.unique(seg):
+                m = (seg == s) & np.isfinite(t)
+                sol = self.sols[s]
+                if sol.sol is not None and sol.t[-1] > sol.t[0]:
+                    Y[m] = sol.sol(t[m]).T
+                else:
+                    Y[m] = sol.y[:, -1]
+        bad = ~np.isfinite(t) | (t < self.starts[0]) | (t > self.ends[-1])
+        Y[bad] = np.nan
+        return t, Y, seg
+
+    def grid(self, dts=None):
+        """(t, Y, seg) on the grid of every phase's step points plus ``np.arange(t0, t1, dt)``
+        of its interpolant, ``dts[i]`` per phase (default: ``dense_dt`` in contact phases,
+        none in flight; infinite: step points only)."""
+        if dts is None:
+            dts = np.where(self.mode != FREE, self.sim.sol.dense_dt,
+                           np.inf if self.compiled else _FREE_DT)
+        return _sample_history(self, np.broadcast_to(np.asarray(dts, float), self.mode.shape))
+
+    def outputs(self, t, Y, seg):
+        """The kernel outputs ``O`` (m, NOUT) and the kinetic energy at every sample, each
+        sample evaluated in the phase of its segment (the same compiled code the integrator ran)."""
+        return _phase_outputs(self.sim, t, Y, self.mode[seg], self.disc[seg])
+
+    def histories(self, t, Y, seg, interior=True) -> dict:
+        """Every history (name -> array, units: :data:`flexlib.result.HISTORY_UNITS`) at the
+        samples (t, Y, seg); ``interior`` adds ``min_interior_gap`` (the whole-beam check)."""
+        sim = self.sim
+        Y = np.array(Y, float)
+        O, Tk = self.outputs(t, Y, seg)
+        if sim.hub is not None:
+            hub = np.array([sim.hub(tk) if np.isfinite(tk) else (np.nan,) * 3 for tk in t])
+            Y[:, 0], Y[:, sim.nd] = hub[:, 0], hub[:, 1]
+        h = _state_histories(sim, t, Y, np.array(self.mode[seg], dtype=np.int8))
+        c, s = _tip_and_energy_histories(sim, h, Y, Tk)
+        _contact_histories(h, O)
+        _penetration_histories(sim, h)
+        h["jump_sum"] = self.jump_cum[self.n_jumps[seg]]
+        E0 = h["E"][0] if self.E0 is None else self.E0
+        h["audit"] = h["E"] - (E0 + h["jump_sum"] + h["W_N"] + h["W_f"] - h["W_d"] + h["W_tau"])
+        if interior:
+            h["min_interior_gap"] = _interior_gaps(sim, Y, c, s)[0]
+        return h
+
+    def history_at(self, times) -> dict:
+        """Every history at ``times`` [s], evaluated on the interpolants (see :meth:`states_at`)."""
+        return self.histories(*self.states_at(times))
+
+    def default_histories(self) -> dict:
+        """Every history on the default grid (:meth:`grid`)."""
+        return self.histories(*self.grid())
+
+
+def _phase_outputs(sim, t, Y, modes, discs):
+    """The kernel outputs ``O`` (m, NOUT) and the kinetic energy at every sample."""
+    if sim.hub is None:
+        return sim._kern.phase_eval_samples(t, np.ascontiguousarray(Y), modes, discs,
+                                            sim._model_code, sim._mult_code, sim._par0, sim._arrs)
+    nd = sim.nd
+    O = np.full((len(t), NOUT), np.nan)
+    O[:, O_N] = 0.0
+    O[:, O_F] = 0.0
+    Tk = np.empty(len(t))
+    for j in range(len(t)):
+        q = Y[j, :nd].copy(); qd = Y[j, nd:2 * nd].copy()
+        if not np.isfinite(t[j]):
+            Tk[j] = np.nan
+            continue
+        q[0], qd[0], _ = sim.hub(t[j])
+        Tk[j] = 0.5 * qd @ sim.beam.mass_matrix(q) @ qd
+    return O, Tk
 
 
 def build_result(sim, log, *, success, message, wall0, sample_times=None) -> SimulationResult:
-    """Sample every segment, compute the derived histories, episodes, impacts and the audit.
+    """The result of a finished (or stopped) run: impacts, audit and warnings now, the full
+    histories on first use.
 
     ``sim`` is the :class:`~flexlib.simulate.Simulator` and ``log`` its run log."""
     sol_set = sim.sol
     segs = [(sol, d, n_jumps) for (sol, d, _hit, n_jumps) in log.segments if len(sol.t)]
     n_steps = sum(len(sol.t) - 1 for (sol, _d, _nj) in segs)
     seg_info = [(sol.t[0], sol.t[-1], d, sol) for (sol, d, _nj) in segs]
-    # The compiled path integrates flight without the 7th-order interpolant (Simulator.run), so
-    # its flight is sampled at the step points only (dt = inf: no grid); the step points are
-    # exact states, and flight steps (~0.15 ms at N = 3) are finer than the 0.5 ms grid anyway.
-    free_dt = np.inf if sim._fast else _FREE_DT
-    dts = np.array([sol_set.dense_dt if d.mode != FREE else free_dt for (_s, d, _nj) in segs])
-    t, Y, seg = _sample_history([sol for (sol, _d, _nj) in segs], dts)
-    # per-sample phase data: the phase of the segment the sample belongs to
-    seg_mode = np.array([d.mode for (_s, d, _nj) in segs], dtype=np.int64)
-    seg_jumps = np.array([nj for (_s, _d, nj) in segs], dtype=np.int64)
-    O, Tk = _phase_outputs(sim, t, Y, segs, seg, seg_mode)
-    if sim.hub is not None:
-        hub = np.array([sim.hub(tk) for tk in t])
-        Y[:, 0], Y[:, sim.nd] = hub[:, 0], hub[:, 1]
-    h = _state_histories(sim, t, Y, np.array(seg_mode[seg], dtype=np.int8))
-    c, s = _tip_and_energy_histories(sim, h, Y, Tk)
-    _contact_histories(h, O)
-    _penetration_histories(sim, h)
-    dEs = np.array([0.0] + [j["dE"] for j in log.jumps])
-    h["jump_sum"] = np.cumsum(dEs)[np.array(seg_jumps[seg], dtype=int)]
-    E0 = h["E"][0]
-    h["audit"] = h["E"] - (E0 + h["jump_sum"] + h["W_N"] + h["W_f"] - h["W_d"] + h["W_tau"])
-    warnings = list(log.warnings) + _interior_check(sim, h, Y, c, s)
+    jumps = log.jumps
+    traj = Trajectory(sim, segs, [j["dE"] for j in jumps])
+    # the histories at the step points: exact states, enough for energies, works and the audit
+    t, Y, seg = traj.grid(np.inf)
+    h = traj.histories(t, Y, seg, interior=False)
+    warnings = list(log.warnings) + _interior_check(traj, t, Y, seg, h)
     # jumps: add the state just before each jump (the first sample at its time).  The run's
     # jump dicts are completed in place: the log is private to this run and ends here.
-    jumps = log.jumps
     if jumps:
         k = np.minimum(np.searchsorted(t, [j["t"] for j in jumps], side="left"), len(t) - 1)
         for jj, th_k, tip_k, E_k in zip(jumps, h["theta"][k].tolist(),
                                         h["tip_deflection"][k].tolist(), h["E"][k].tolist()):
             jj["theta"], jj["tip_deflection"], jj["E_before"] = th_k, tip_k, E_k
-    episodes = _episodes(h, jumps, seg_info, log)
+    cs = _contact_steps(traj, t, seg, h)
+    episodes = _episodes(h, cs, lambda kb, ka: _episode_peaks(traj, cs, kb, ka), jumps, seg_info,
+                         log)
     impacts = _clusters(episodes, sol_set.t_cluster)
     wall = time.perf_counter() - wall0
     stats = dict(wall_time_s=wall, n_rhs=sim.n_rhs, n_steps=n_steps, n_events=len(log.events),
@@ -86,31 +204,17 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
                  multiplier_mode=sim.mult, n_modes=sim.case.beam.n_modes,
                  axial_modes=sim.case.beam.axial_modes, selections=selection_counts(log.selections),
                  n_zeno_jumps=sum(1 for j in jumps if j.get("zeno")))
-    return SimulationResult(case=sim.case, model=sim.model, h=h, jumps=jumps,
+    energy = dict(initial=float(traj.E0), final=float(h["E"][-1]),
+                  audit_residual_max=float(np.max(np.abs(h["audit"]))),
+                  normal_work=float(h["W_N"][-1]), friction_work=float(h["W_f"][-1]),
+                  jump_losses=float(sum(j["dE"] for j in jumps)),
+                  penetration_energy=float(h["E_pen"][-1]),
+                  normal_dissipated=float(h["W_N_dissipated"][-1]))
+    return SimulationResult(case=sim.case, model=sim.model, h=None, jumps=jumps,
                             events=log.events, stick_tests=log.stick_tests, episodes=episodes,
                             impacts=impacts, warnings=warnings, success=success, message=message,
-                            stats=stats, version=__version__, selections=log.selections)
-
-
-def _phase_outputs(sim, t, Y, segs, seg, seg_mode):
-    """The kernel outputs ``O`` (m, NOUT) and the kinetic energy at every sample, each sample
-    evaluated in the phase of its segment (the same compiled code the integrator ran)."""
-    if sim.hub is None:
-        # the discrete state of each segment, in the slot order of layout.DISC_SLOTS
-        seg_disc = np.array([(d.dir, d.s_star, d.v_in) for (_s, d, _nj) in segs], dtype=float)
-        return sim._kern.phase_eval_samples(t, Y, seg_mode[seg], seg_disc[seg],
-                                            sim._model_code, sim._mult_code, sim._par0,
-                                            sim._arrs)
-    nd = sim.nd
-    O = np.full((len(t), NOUT), np.nan)
-    O[:, O_N] = 0.0
-    O[:, O_F] = 0.0
-    Tk = np.empty(len(t))
-    for j in range(len(t)):
-        q = Y[j, :nd].copy(); qd = Y[j, nd:2 * nd].copy()
-        q[0], qd[0], _ = sim.hub(t[j])
-        Tk[j] = 0.5 * qd @ sim.beam.mass_matrix(q) @ qd
-    return O, Tk
+                            stats=stats, version=__version__, selections=log.selections,
+                            trajectory=traj, energy=energy, t_end=float(t[-1]))
 
 
 def _state_histories(sim, t, Y, mode) -> dict:
@@ -188,56 +292,102 @@ def _penetration_histories(sim, h):
     h["W_N_dissipated"] = -h["W_N"] - h["E_pen"]
 
 
-def _interior_check(sim, h, Y, c, s) -> list:
-    """The whole beam against the slope (interior contact is out of scope): the history
-    ``min_interior_gap`` and a warning if a beam point went below the slope."""
-    t, bm, lay = h["t"], sim.beam, sim.layout
+def _interior_gaps(sim, Y, c, s):
+    """(smallest gap of the beam's stations above the slope at every sample [m], the stations
+    ``xs`` [m]); NaN without a slope.  Interior contact is out of scope: this is the check."""
     if not sim.spec.has_contact:
-        h["min_interior_gap"] = np.full(len(t), np.nan)
-        return []
+        return np.full(len(Y), np.nan), None
+    bm, lay = sim.beam, sim.layout
     xs = np.linspace(0.0, bm.mi.L, sim.sol.interior_points + 1)[:-1]
     st = bm.station_data(xs)
-    igap = _min_interior_gap(Y[:, lay.B], Y[:, lay.C], c, s, st, sim.slope)
-    h["min_interior_gap"] = igap
-    bad = np.nonzero(igap < 0.0)[0]
-    if not len(bad):
+    return _min_interior_gap(Y[:, lay.B], Y[:, lay.C], c, s, st, sim.slope), st
+
+
+def _interior_check(traj, t, Y, seg, h) -> list:
+    """A warning if a beam point other than the tip went below the slope: the deepest
+    penetration over the run, when and where.  The stations' smallest gap is evaluated at every
+    step point and minimised on the interpolant around the deepest one (golden-section search)."""
+    sim = traj.sim
+    th = Y[:, sim.layout.theta]
+    igap, st = _interior_gaps(sim, Y, np.cos(th), np.sin(th))
+    if st is None or not np.any(igap < 0.0):
         return []
-    k = bad[0]
-    gaps = sim.slope.gap_of_points(bm.positions(Y[k, lay.q], st))
+    k = int(np.nanargmin(igap))
+
+    def depth(tq, sq):
+        tt, YY, _ = traj.states_at(tq)
+        thq = YY[:, sim.layout.theta]
+        return -_interior_gaps(sim, YY, np.cos(thq), np.sin(thq))[0]
+
+    lo, hi = _bracket(t, seg, np.array([k]))
+    t_deep, d_deep = _golden_max(depth, lo, hi, seg[[k]], np.array([-igap[k]]), t[[k]])
+    t_deep, d_deep = float(t_deep[0]), float(d_deep[0])
+    _, Yk, _ = traj.states_at([t_deep])
+    gaps = sim.slope.gap_of_points(sim.beam.positions(Yk[0, sim.layout.q], st))
     kk = int(np.argmin(gaps))
-    return [f"interior contact: at t = {t[k]:.6f} s the beam point x = {xs[kk]:.4f} m is "
-            f"{-gaps[kk]:.3g} m below the slope (only tip contact is modelled); "
-            f"{len(bad)} samples affected"]
+    first = float(t[int(np.argmax(igap < 0.0))])
+    return [f"interior contact: the beam went up to {1e3 * d_deep:.4g} mm below the slope, deepest at "
+            f"t = {t_deep:.6f} s at the beam point x = {st[0][kk]:.4f} m (only tip contact is "
+            f"modelled); first below the slope at t = {first:.6f} s, "
+            f"{int(np.sum(igap < 0.0))} of {len(igap)} step points below"]
+
+
+# ---------------------------------------------------------------------- maxima on the interpolant
+def _bracket(t, seg, k):
+    """For samples ``k`` of the time-sorted samples (t, seg): the neighbouring sample times on
+    either side within the same phase (the sample's own time at a phase boundary)."""
+    n = len(t)
+    lo = np.where((k > 0) & (seg[np.maximum(k - 1, 0)] == seg[k]), t[np.maximum(k - 1, 0)], t[k])
+    hi = np.where((k < n - 1) & (seg[np.minimum(k + 1, n - 1)] == seg[k]),
+                  t[np.minimum(k + 1, n - 1)], t[k])
+    return lo, hi
+
+
+def _golden_max(f, lo, hi, seg, f0, t0):
+    """Golden-section maximisation of ``f(times, seg)`` on the brackets [lo, hi] (one per row,
+    all rows at once, one vectorised evaluation per iteration); returns (argmax, max), never
+    below the starting samples (t0, f0)."""
+    g = 0.5 * (math.sqrt(5.0) - 1.0)
+    a, b = np.asarray(lo, float).copy(), np.asarray(hi, float).copy()
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = f(c, seg), f(d, seg)
+    for _ in range(_GOLDEN_ITERATIONS):
+        left = fc >= fd                       # the maximum is in [a, d], else in [c, b]
+        a, b = np.where(left, a, c), np.where(left, d, b)
+        x = np.where(left, b - g * (b - a), a + g * (b - a))
+        fx = f(x, seg)
+        c, d, fc, fd = (np.where(left, x, d), np.where(left, c, x),
+                        np.where(left, fx, fd), np.where(left, fc, fx))
+    x, fx = np.where(fc >= fd, c, d), np.maximum(fc, fd)
+    better = fx > f0
+    return np.where(better, x, t0), np.where(better, fx, f0)
 
 
 # ---------------------------------------------------------------------- sampling the phases
-def _sample_history(sols, dts):
-    """Sample times t (m,), states Y (m, ny) and the segment index of every sample of a run.
+def _sample_history(traj, dts):
+    """Sample times t (m,), states Y (m, ny) and the phase index of every sample of a run.
 
-    Each phase (segment) is sampled at the integrator's step points (with their exact states)
-    plus the uniform grid ``np.arange(t0, t1, dt)`` of its dense output (``dts[i]`` per segment).
-    The compiled integrator's segments are all sampled by one compiled call
-    (:func:`_merge_samples`): the hybrid models have ~2.4e4 phases, and the per-phase NumPy
-    calls (arange, unique, the dense output, searchsorted) cost ~30 us each.  scipy's segments
-    (``method="DOP853-scipy"``, ``FLEXLIB_NO_NUMBA=1``, prescribed hub motion) go through their
-    ``OdeSolution``, one segment at a time."""
-    if kernel.COMPILED and all(isinstance(sol, integrator.PhaseSolution) for sol in sols):
-        lens = np.array([len(sol.t) for sol in sols], dtype=np.int64)
-        off = np.zeros(len(sols) + 1, dtype=np.int64)
-        np.cumsum(lens, out=off[1:])
-        T_all = np.concatenate([sol.t for sol in sols])
-        Y_all = np.ascontiguousarray(np.concatenate([sol.y.T for sol in sols]))
-        H_all = np.concatenate([sol.hs for sol in sols])
-        F_all = np.ascontiguousarray(np.concatenate([sol.F for sol in sols]))
+    Each phase is sampled at the integrator's step points (with their exact states) plus the
+    uniform grid ``np.arange(t0, t1, dt)`` of its dense output (``dts[i]`` per phase).  The
+    compiled integrator's phases are all sampled by one compiled call (:func:`_merge_samples`):
+    the hybrid models have hundreds of phases, and the per-phase NumPy calls (arange, unique,
+    the dense output, searchsorted) cost ~30 us each.  scipy's phases (``method="DOP853-scipy"``,
+    ``FLEXLIB_NO_NUMBA=1``, prescribed hub motion) go through their ``OdeSolution``, one phase
+    at a time."""
+    if traj.compiled:
+        off = traj.off
+        span = traj.T_all[off[1:] - 1] - traj.T_all[off[:-1]]
         # an upper bound of the number of samples: every step point plus every grid point
-        span = T_all[off[1:] - 1] - T_all[off[:-1]]
-        cap = int(off[-1] + np.sum(np.ceil(span / dts)) + len(sols))
-        return _merge_samples(T_all, off, H_all, Y_all, F_all, dts, cap)
+        with np.errstate(invalid="ignore"):
+            extra = np.where(np.isfinite(dts), np.ceil(span / dts), 0.0)
+        cap = int(off[-1] + np.sum(extra) + len(traj.sols))
+        return _merge_samples(traj.T_all, off, traj.H_all, traj.Y_all, traj.F_all,
+                              np.ascontiguousarray(dts, dtype=float), cap)
     ts, ys, seg = [], [], []
-    for i, (sol, dt) in enumerate(zip(sols, dts)):
+    for i, (sol, dt) in enumerate(zip(traj.sols, dts)):
         tt = sol.t
         t0, t1 = tt[0], tt[-1]
-        if t1 > t0 and sol.sol is not None:
+        if t1 > t0 and sol.sol is not None and np.isfinite(dt):
             grid = np.arange(t0, t1, dt)
             tt = np.unique(np.concatenate((sol.t, grid)))
             yy = sol.sol(tt)
@@ -250,6 +400,43 @@ def _sample_history(sols, dts):
         seg.append(np.full(len(tt), i, dtype=np.int64))
     return (np.ascontiguousarray(np.concatenate(ts)), np.ascontiguousarray(np.concatenate(ys)),
             np.concatenate(seg))
+
+
+def _states_at(T_all, off, H_all, Y_all, F_all, times, seg):
+    """The states at ``times`` (each in phase ``seg``), from the phase's dense output: on the
+    step that holds the time (``searchsorted(..., side='left')``, clipped, as scipy's
+    ``OdeSolution``), the integrator's own state at a step point."""
+    m = times.shape[0]
+    ny = Y_all.shape[1]
+    out = np.empty((m, ny))
+    for k in range(m):
+        s = seg[k]
+        a = off[s]
+        n = off[s + 1] - a
+        tq = times[k]
+        if not (tq == tq):
+            for j in range(ny):
+                out[k, j] = np.nan
+            continue
+        lo, hi = 0, n
+        while lo < hi:                     # the first step point >= tq
+            mid = (lo + hi) // 2
+            if T_all[a + mid] < tq:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < n and T_all[a + lo] == tq:
+            for j in range(ny):
+                out[k, j] = Y_all[a + lo, j]
+            continue
+        iv = min(max(lo - 1, 0), n - 2)
+        if n < 2:
+            for j in range(ny):
+                out[k, j] = Y_all[a, j]
+            continue
+        x = (tq - T_all[a + iv]) / H_all[a - s + iv]
+        _dense_point(F_all[a - s + iv], Y_all[a + iv], x, out[k])
+    return out
 
 
 def _merge_samples(T_all, off, H_all, Y_all, F_all, dts, cap):
@@ -339,10 +526,89 @@ def _interior_gap_loop(B, Ca, c, s, xs, phi, H, Psi, nx, ny, ox, oy):
 if kernel.COMPILED:
     import numba as _nb
     _merge_samples = _nb.njit(cache=True)(_merge_samples)
+    _states_at = _nb.njit(cache=True)(_states_at)
     _interior_gap_loop = _nb.njit(cache=True)(_interior_gap_loop)
     # numba keys these caches on this file; the loop compiles in beam.material_points_into
-    _jit.flush_stale_cache([_merge_samples, _interior_gap_loop], "history.kernel-sha256",
+    _jit.flush_stale_cache([_merge_samples, _states_at, _interior_gap_loop], "history.kernel-sha256",
                              _jit.SOURCE_STAMP)
+
+
+def _peak_quantities(traj, O, contact):
+    """The quantities whose episode maxima the impacts report, from kernel outputs ``O``: the
+    normal force N, |F_t| [N] and the penetration [m] (0 outside contact)."""
+    return np.stack([np.where(contact, O[:, O_N], 0.0), np.where(contact, np.abs(O[:, O_F]), 0.0),
+                     np.where(contact, np.maximum(-O[:, O_GAP], 0.0), 0.0)])
+
+
+def _contact_steps(traj, t, seg, h):
+    """What the impacts need between the step points, from the interpolant of every contact
+    step: the running integrals of N and of the clipped penalty pull (Simpson's rule on each
+    step: the ends and the midpoint), and the samples (step points and contact-step midpoints,
+    in time order) over which the peaks are taken, with their phase, index and the three peak
+    quantities of :func:`_peak_quantities`."""
+    sim = traj.sim
+    pair = (seg[1:] == seg[:-1]) & (t[1:] > t[:-1]) & (traj.mode[seg[:-1]] != FREE)
+    k = np.nonzero(pair)[0]
+    tm = 0.5 * (t[k] + t[k + 1])
+    tq, Ym, segm = traj.states_at(tm)
+    segm = seg[k]                      # the midpoint lies in the step's own phase
+    Om, _ = traj.outputs(tm, Ym, segm)
+    dt = t[k + 1] - t[k]
+    N_cum = np.zeros(len(t))
+    clip_cum = np.zeros(len(t))
+    steps_N = np.zeros(len(t) - 1 if len(t) else 0)
+    steps_N[k] = dt / 6.0 * (h["N"][k] + 4.0 * Om[:, O_N] + h["N"][k + 1])
+    N_cum[1:] = np.cumsum(steps_N)
+    if sim.spec.is_penalty:
+        clip_m = np.maximum(-np.nan_to_num(Om[:, O_NRAW]), 0.0)
+        steps_c = np.zeros_like(steps_N)
+        steps_c[k] = dt / 6.0 * (h["N_clipped"][k] + 4.0 * clip_m + h["N_clipped"][k + 1])
+        clip_cum[1:] = np.cumsum(steps_c)
+    # the merged samples: step point i at merged index pos[i]; the midpoint of step k after it
+    n = len(t)
+    add = np.zeros(n, dtype=np.int64)
+    add[k + 1] = 1
+    pos = np.arange(n) + np.cumsum(add)
+    mt = np.empty(n + len(k))
+    mseg = np.empty(n + len(k), dtype=np.int64)
+    mq = np.empty((3, n + len(k)))
+    mt[pos], mseg[pos] = t, seg
+    mq[:, pos] = np.stack([h["N"], np.abs(h["F_t"]), h["penetration"]])
+    mt[pos[k] + 1], mseg[pos[k] + 1] = tm, segm
+    mq[:, pos[k] + 1] = _peak_quantities(traj, Om, np.ones(len(k), dtype=bool))
+    return dict(N_cum=N_cum, clip_cum=clip_cum, pos=pos, t=mt, seg=mseg, q=mq)
+
+
+def _episode_peaks(traj, cs, k_before, k_after):
+    """The largest N, |F_t| and penetration of every episode (3, n_episodes): the largest
+    sample between its first and last step point, refined on the interpolant of its phase by a
+    golden-section search between the sample's neighbours."""
+    pos, mt, mseg, mq = cs["pos"], cs["t"], cs["seg"], cs["q"]
+    a, b = pos[k_before], pos[k_after]
+    pairs = np.empty(2 * len(a), dtype=np.int64)
+    pairs[0::2], pairs[1::2] = a, b + 1
+    peaks = np.maximum.reduceat(np.concatenate((mq, mq[:, :1]), axis=1), pairs, axis=1)[:, 0::2]
+    targets, idx = [], []
+    for e in range(len(a)):
+        for q in range(3):
+            if peaks[q, e] > 0.0:
+                targets.append((q, e))
+                idx.append(a[e] + int(np.argmax(mq[q, a[e]:b[e] + 1])))
+    if not targets:
+        return peaks
+    rows, idx = np.array([q for (q, _e) in targets]), np.array(idx, dtype=np.int64)
+    lo, hi = _bracket(mt, mseg, idx)
+    cols = np.arange(len(rows))
+
+    def value(tq, sq):
+        _, Yq, _ = traj.states_at(tq)
+        O, _ = traj.outputs(tq, Yq, sq)
+        return _peak_quantities(traj, O, traj.mode[sq] != FREE)[rows, cols]
+
+    _, best = _golden_max(value, lo, hi, mseg[idx], mq[rows, idx], mt[idx])
+    for (q, e), v in zip(targets, best.tolist()):
+        peaks[q, e] = max(peaks[q, e], v)
+    return peaks
 
 
 def _intervals(seg_info, starts, t0, t1):
@@ -362,7 +628,7 @@ def _intervals(seg_info, starts, t0, t1):
     return out
 
 
-def _episodes(h, jumps, seg_info, log):
+def _episodes(h, cs, peaks_of, jumps, seg_info, log):
     """One contact episode per velocity jump: from the jump to the next flight (or the next jump).
 
     Vectorised over the episodes (the hybrid models have ~10^4 of them): the index searches
@@ -407,18 +673,17 @@ def _episodes(h, jumps, seg_info, log):
     i1 = np.searchsorted(starts, t_e, "right")
     has_ss = (n_ss[i1] - n_ss[i0]) > 0
     W_f, W_N, W_d, E = h["W_f"], h["W_N"], h["W_d"], h["E"]
-    # the clipped pull of a penalty law, integrated over time (trapezoidal rule on the samples)
-    clip_cum = _cumulative_integral(t, h["N_clipped"])
-    N_cum = _cumulative_integral(t, h["N"])
+    # the integrals of N and of a penalty law's clipped pull (Simpson's rule on every step)
+    clip_cum, N_cum = cs["clip_cum"], cs["N_cum"]
     Wnd = h["W_N_dissipated"]
+    peak_N, peak_F, peak_pen = peaks_of(k_before, k_after)
     cols = dict(
         t_start=t_s, t_end=t_e, duration=t_e - t_s,
-        peak_normal_force=over(np.maximum, h["N"]),
-        peak_friction_force=over(np.maximum, np.abs(h["F_t"])),
+        peak_normal_force=peak_N, peak_friction_force=peak_F,
         energy_before=E[k_before], energy_after=E[k_after],
         friction_work=W_f[k_after] - W_f[k_before], normal_work=W_N[k_after] - W_N[k_before],
         damping_work=W_d[k_after] - W_d[k_before], min_painleve_margin=min_margin,
-        max_cond_S=max_cond, max_penetration=over(np.maximum, h["penetration"]),
+        max_cond_S=max_cond, max_penetration=peak_pen,
         clipped_impulse=clip_cum[k_after] - clip_cum[k_before],
         force_impulse=N_cum[k_after] - N_cum[k_before],
         normal_dissipation=Wnd[k_after] - Wnd[k_before])
@@ -456,12 +721,6 @@ def _episodes(h, jumps, seg_info, log):
             micro=te <= ts, zeno_jumps=int(bool(j.get("zeno"))),
             **selection_counts(log.selections[sel_a[i]:sel_b[i]])))
     return eps
-
-
-def _cumulative_integral(t, x):
-    """The running trapezoidal integral of the samples x(t) (0 at the first sample; a repeated
-    time, as at a velocity jump, adds nothing)."""
-    return np.concatenate(([0.0], np.cumsum(0.5 * (x[1:] + x[:-1]) * np.diff(t))))
 
 
 def _clusters(episodes, t_cluster):

@@ -171,7 +171,7 @@ def fmt_energy(e) -> str:
 
 def key_numbers(result, n_impacts=None) -> str:
     """The rounded key numbers of one run, one line per impact (for ``# NBVAL_CHECK_OUTPUT`` cells)."""
-    lines = [f"{result.model}: {len(result.impacts)} impact(s) in 0..{result.t[-1]:.4f} s"]
+    lines = [f"{result.model}: {len(result.impacts)} impact(s) in 0..{result.t_end:.4f} s"]
     for k, im in enumerate(result.impacts[:n_impacts] if n_impacts else result.impacts, 1):
         lines.append(f"  impact {k}: start {fmt_time(im['t_start'])}, end {fmt_time(im['t_end'])}, "
                      f"peak N {fmt_force(im['peak_normal_force'])}, "

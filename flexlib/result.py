@@ -3,12 +3,13 @@
 This module only holds and exports the numbers: it does not import the simulator or the
 kernel.  :mod:`flexlib.history` builds a :class:`SimulationResult` from a run.
 
-Histories are sampled at the integrator's step points plus a uniform grid of the dense output:
-``dense_dt`` (10 us by default) in contact phases, so that peak values are maxima of the dense
-output (not of step points).  In flight the compiled integrator's step points alone are the
-samples (it computes no 7th-order interpolant there; the steps, ~0.15 ms at N = 3, are finer
-than a grid would be); scipy's flight segments add a 0.5 ms grid.  At a velocity jump the
-history holds two samples at the same time (before and after).
+A fresh result keeps the run's trajectory (every step's state and 7th-order interpolant), so
+:meth:`SimulationResult.sample` and :meth:`SimulationResult.history` evaluate any history at any
+time exactly as a run ended there would report it (to the integrator's tolerance).  The full
+histories ``h`` are built on first use, on the default grid: the integrator's step points plus
+``dense_dt`` (10 us by default) of the interpolant in contact phases.  At a velocity jump the
+history holds two samples at the same time (before and after).  A result read back from a file
+(:func:`load_result`) has no trajectory; it samples its stored histories linearly.
 
 Energy audit (docs/model.md section 13):
 r(t) = E(t) - [E(0) + sum of jump losses up to t + W_N + W_f - W_d + W_tau].
@@ -74,9 +75,34 @@ class SimulationResult:
     samples: dict | None = None        # theta, theta' and tip Y at requested times
     version: str = ""                  # flexlib version that made the run
     selections: list = field(default_factory=list)
+    trajectory: object = field(default=None, repr=False)   # flexlib.history.Trajectory
+    energy: dict | None = None         # E0, final E, works, audit max (at the step points)
+    t_end: float | None = None         # the time the run reached [s]
 
     def __post_init__(self):
         self.selections = list(self.selections)
+        self._at_cache = (None, None)
+        if self.h is None:
+            if self.trajectory is None:
+                raise ValueError("a SimulationResult needs its histories h or a trajectory")
+            del self.h                 # built on first use (__getattr__)
+        if self.t_end is None:
+            self.t_end = float(self.h["t"][-1])
+
+    def __getattr__(self, name):
+        # only called for attributes not set: the histories of a fresh result, on first use
+        if name == "h" and self.__dict__.get("trajectory") is not None:
+            self.h = self.trajectory.default_histories()
+            return self.h
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self):
+        # the trajectory holds the compiled simulator: a pickled result carries its histories
+        state = dict(self.__dict__)
+        state["h"] = self.h
+        state["trajectory"] = None
+        state["_at_cache"] = (None, None)
+        return state
 
     @property
     def histories(self) -> dict:
@@ -85,17 +111,40 @@ class SimulationResult:
 
     def __repr__(self):
         return (f"SimulationResult(model={self.model!r}, case={self.case.name!r}, "
-                f"t_end={self.t[-1]:.4g} s, impacts={len(self.impacts)}, success={self.success})")
+                f"t_end={self.t_end:.4g} s, impacts={len(self.impacts)}, success={self.success})")
 
     # ------------------------------------------------------------------ derived numbers
     @property
     def E0(self) -> float:
-        return float(self.h["E"][0])
+        """The energy at t = 0, J."""
+        return float(self.energy["initial"] if self.energy else self.h["E"][0])
+
+    @property
+    def E_final(self) -> float:
+        """The energy at the end of the run, J."""
+        return float(self.energy["final"] if self.energy else self.h["E"][-1])
 
     @property
     def audit_residual_max(self) -> float:
-        """max |r(t)| over the run, J."""
+        """max |r(t)| over the run, J (over the integrator's step points for a fresh result)."""
+        if self.energy:
+            return float(self.energy["audit_residual_max"])
         return float(np.max(np.abs(self.h["audit"])))
+
+    def history(self, times) -> dict:
+        """Every history at ``times`` [s] (name -> array): evaluated on the integrator's
+        interpolant for a fresh result (a time at a velocity jump gives the state after it),
+        linearly interpolated from the stored samples for a result read from a file."""
+        times = np.asarray(times, float).reshape(-1)
+        key = (times.tobytes(), len(times))
+        if self._at_cache[0] == key:
+            return self._at_cache[1]
+        if self.trajectory is not None:
+            out = self.trajectory.history_at(times)
+        else:
+            out = {k: self._linear(times, k) for k in self.h if np.ndim(self.h[k]) == 1}
+        self._at_cache = (key, out)
+        return out
 
     @property
     def first_contact(self):
@@ -113,7 +162,14 @@ class SimulationResult:
         return (self.h["t"] >= t0) & (self.h["t"] <= t1)
 
     def sample(self, times, key):
-        """Linear interpolation of a history at ``times`` (after a jump, the post-jump value)."""
+        """The history ``key`` at ``times`` [s] (see :meth:`history`; after a jump, the post-jump
+        value)."""
+        times = np.asarray(times, float)
+        v = self.history(times)[key]
+        return v.reshape(times.shape + v.shape[1:])
+
+    def _linear(self, times, key):
+        """Linear interpolation of a stored history at ``times`` (after a jump, the post-jump value)."""
         t = self.h["t"]
         idx = np.searchsorted(t, times, side="right") - 1
         idx = np.clip(idx, 0, len(t) - 2)
@@ -169,14 +225,21 @@ class SimulationResult:
             first_contact=fc,
             impacts=[{k: im[k] for k in keep} for im in self.impacts],
             samples=samples or self.samples,
-            energy=dict(initial=self.E0, final=float(self.h["E"][-1]),
-                        audit_residual_max=self.audit_residual_max,
-                        normal_work=float(self.h["W_N"][-1]), friction_work=float(self.h["W_f"][-1]),
-                        jump_losses=float(sum(j["dE"] for j in self.jumps)),
-                        penetration_energy=float(self.h["E_pen"][-1]),
-                        normal_dissipated=float(self.h["W_N_dissipated"][-1])),
+            energy=self.energy_summary(),
             selections=selection_counts(self.selections),
             warnings=self.warnings, stats=self.stats, wall_time_s=self.stats.get("wall_time_s")))
+
+    def energy_summary(self) -> dict:
+        """Initial and final energy, the audit residual's maximum and the works [J]."""
+        if self.energy:
+            return dict(self.energy)
+        h = self.h
+        return dict(initial=self.E0, final=float(h["E"][-1]),
+                    audit_residual_max=self.audit_residual_max,
+                    normal_work=float(h["W_N"][-1]), friction_work=float(h["W_f"][-1]),
+                    jump_losses=float(sum(j["dE"] for j in self.jumps)),
+                    penetration_energy=float(h["E_pen"][-1]),
+                    normal_dissipated=float(h["W_N_dissipated"][-1]))
 
     # ------------------------------------------------------------------ export
     def _history_order(self) -> list:
@@ -216,8 +279,9 @@ class SimulationResult:
         (N = n_modes) and, with axial modes, ``C``/``C_dot`` of shape (n, axial_modes).  Units
         are SI, as in :data:`HISTORY_UNITS`.  The array ``meta`` is a 0-d string holding a JSON
         object with ``case`` (every parameter, as :meth:`Case.as_dict`), ``model``, ``version``,
-        ``success``, ``message``, ``stats`` (wall time, step and event counts, tolerances) and the
-        tables ``jumps``, ``events``, ``stick_tests``, ``episodes``, ``impacts`` and ``warnings``.
+        ``success``, ``message``, ``stats`` (wall time, step and event counts, tolerances),
+        ``energy`` (:meth:`energy_summary`), ``t_end`` and the tables ``jumps``, ``events``,
+        ``stick_tests``, ``episodes``, ``impacts`` and ``warnings``.
         Read it back with :func:`load_result`, or with numpy::
 
             f = np.load(path); t, theta = f["t"], f["theta"]; meta = json.loads(str(f["meta"]))
@@ -225,7 +289,8 @@ class SimulationResult:
         meta = dict(case=self.case.as_dict(), model=self.model, version=self.version,
                     success=self.success, message=self.message, stats=self.stats,
                     jumps=self.jumps, events=self.events, stick_tests=self.stick_tests,
-                    selections=self.selections, episodes=self.episodes, impacts=self.impacts, warnings=self.warnings)
+                    selections=self.selections, episodes=self.episodes, impacts=self.impacts,
+                    warnings=self.warnings, energy=self.energy_summary(), t_end=self.t_end)
         np.savez_compressed(path, meta=np.array(json.dumps(_jsonable(meta))), **self.h)
 
 
@@ -254,7 +319,8 @@ def load_result(path) -> SimulationResult:
                             stick_tests=meta["stick_tests"], episodes=meta["episodes"],
                             impacts=meta["impacts"], warnings=meta["warnings"],
                             success=meta["success"], message=meta["message"], stats=meta["stats"],
-                            version=meta["version"], selections=meta.get("selections", ()))
+                            version=meta["version"], selections=meta.get("selections", ()),
+                            energy=meta.get("energy"), t_end=meta.get("t_end"))
 
 
 SELECTION_KEYS = ("n_selections", "selections_unique", "selections_several", "selections_none",

@@ -388,14 +388,13 @@ class Simulator:
                 fired = None
                 if self._fast:
                     evi, dirs, epar, offs = self._phase_events(d, armed_contact, floor)
-                    # Flight needs no 7th-order interpolant (3 RHS per step): build_result samples
-                    # it at the step points only, and the integrator still computes it on the
-                    # steps that locate an event.  Contact phases keep it for the dense_dt grid.
+                    # Every phase keeps the 7th-order interpolant (3 more RHS per step): a
+                    # history sampled at any time is then the state a run ended there reports.
                     sol = integrator.solve_phase(
                         t, y, t_stop, d.mode, self._model_code, self._mult_code, self._par(d),
                         self._arrs, rtol=self.sol.rtol, atol=self.atol, max_step=max_step,
                         events=evi, directions=dirs, epar=epar, offsets=offs,
-                        max_steps=self.sol.max_steps_phase, dense=d.mode != FREE,
+                        max_steps=self.sol.max_steps_phase, dense=True,
                         integrate=self._integrate)
                     self.n_rhs += sol.nfev + sol.n_event_evals
                     if sol.status == 1:

@@ -85,7 +85,7 @@ def point_metrics(res, status: str = "ok") -> dict:
     have joined them), the audit residual and the time reached; the whole-run numbers
     (n_impacts, stick_time, final_energy) are NaN."""
     nan = float("nan")
-    t_reached = float(res.t[-1])
+    t_reached = res.t_end
     impacts = res.impacts
     if status != "ok":
         t_cluster = res.case.solver.t_cluster
@@ -96,7 +96,7 @@ def point_metrics(res, status: str = "ok") -> dict:
     if status == "ok":
         stick = sum(t1 - t0 for im in res.impacts for (t0, t1) in im["stick_intervals"])
         out.update(n_impacts=float(len(res.impacts)), stick_time=float(stick),
-                   final_energy=float(res.h["E"][-1]))
+                   final_energy=res.E_final)
     else:
         out.update(n_impacts=nan, stick_time=nan, final_energy=nan)
     return out
