@@ -32,7 +32,7 @@ import time
 import numpy as np
 
 from . import __version__, _jit, integrator, kernel, penalty
-from .beam import material_points_into, sample_kinematics
+from .beam import material_points_into
 from .layout import (FREE, NOUT, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_NRAW, O_S, O_VN, O_VT,
                      SLIP, STICK)
 from .result import SELECTION_KEYS, SimulationResult, selection_counts
@@ -154,8 +154,7 @@ class Trajectory:
 def _phase_outputs(sim, t, Y, modes, discs):
     """The kernel outputs ``O`` (m, NOUT) and the kinetic energy at every sample."""
     if sim.hub is None:
-        return sim._kern.phase_eval_samples(t, np.ascontiguousarray(Y), modes, discs,
-                                            sim._model_code, sim._mult_code, sim._par0, sim._arrs)
+        return sim.outputs(t, Y, modes, discs)
     nd = sim.nd
     O = np.full((len(t), NOUT), np.nan)
     O[:, O_N] = 0.0
@@ -236,7 +235,7 @@ def _tip_and_energy_histories(sim, h, Y, Tk):
     samples); T is the kernel's too (:func:`_phase_outputs`)."""
     bm = sim.beam
     th = Y[:, sim.layout.theta]
-    kin = sample_kinematics(np.ascontiguousarray(Y), sim._par0, sim._arrs)
+    kin = sim.kinematics(Y)
     for i, key in enumerate(("tip_X", "tip_Y", "tip_Xdot", "tip_Ydot", "tip_deflection")):
         h[key] = kin[i].copy()
     h["T"] = np.array(Tk)

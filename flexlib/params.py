@@ -141,7 +141,7 @@ DESCRIPTIONS: dict[str, str] = {
     "max_steps_phase": "integrator step budget of one phase between two events",
     "multiplier_mode": "contact multipliers: 'coupled' solves normal and tangential together, "
                        "'printed' uses the paper's decoupled formulas",
-    "dense_dt": "sampling step of the histories in contact (peak values are maxima on this grid)",
+    "dense_dt": "sampling step of the plotted and exported histories in contact phases",
     "interior_points": "points along the beam checked for contact with the slope away from the tip",
 }
 
@@ -364,7 +364,8 @@ class SolverSettings(_Validated):
     (:mod:`flexlib.integrator`) when numba is available; ``"DOP853-scipy"`` and the other names
     use :func:`scipy.integrate.solve_ivp` (slower, for cross-checks).  ``max_step_contact`` bounds the step in contact phases so that short
     contacts and sign changes of v_t are not skipped.  ``dense_dt`` is the sampling step of
-    the dense output used for peak values.  ``event_cap`` bounds the events per impact
+    the histories ``result.h`` in contact phases (the impacts' peaks and ``result.sample`` use
+    the interpolant itself).  ``event_cap`` bounds the events per impact
     cluster (Zeno guard).  ``max_steps_phase`` is the step budget of one phase of the compiled
     integrator (its dense output costs ~1-2 kB per step, so the default 10^6 bounds a phase at
     ~1-2 GB; a legitimate phase of the paper's cases takes < 10^4 steps, a very stiff LuGre

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import __version__, integrator, kernel, models, penalty, selection
-from .beam import BeamModel, mass_forces_any
+from .beam import BeamModel, mass_forces_any, sample_kinematics
 from .contact import Slope, TipContact, tip_gap, tip_kinematics
 from .friction import stribeck_level
 from .history import build_result
@@ -183,6 +183,19 @@ class Simulator:
         """(dy/dt, out) of phase ``d`` at (t, y); out = [N, F_t, z', mu, margin, cond S, gap, s, v_n, v_t]."""
         return self._kern.phase_eval(t, y, d.mode, self._model_code, self._mult_code, self._par(d),
                                      self._arrs)
+
+    def outputs(self, t, Y, modes, discs):
+        """The phase outputs ``out`` (m, NOUT) and the kinetic energy (m,) at the samples (t, Y),
+        sample k in phase ``modes[k]`` with discrete state ``discs[k]`` (the slots
+        :data:`flexlib.layout.DISC_SLOTS`): the compiled right-hand side the integrator ran."""
+        return self._kern.phase_eval_samples(t, np.ascontiguousarray(Y), modes, discs,
+                                             self._model_code, self._mult_code, self._par0,
+                                             self._arrs)
+
+    def kinematics(self, Y):
+        """The tip and potential-energy histories at the states ``Y`` (rows):
+        :func:`flexlib.beam.sample_kinematics`."""
+        return sample_kinematics(np.ascontiguousarray(Y), self._par0, self._arrs)
 
     def tip(self, y: np.ndarray) -> TipContact:
         """Tip contact kinematics at the state y (:func:`flexlib.contact.tip_kinematics`).
