@@ -74,6 +74,9 @@ class Trajectory:
             self.Y_all = np.ascontiguousarray(np.concatenate([sol.y.T for sol in self.sols]))
             self.H_all = np.concatenate([sol.hs for sol in self.sols])
             self.F_all = np.ascontiguousarray(np.concatenate([sol.F for sol in self.sols]))
+            # flight steps carry only the cubic Hermite part of the interpolant (F[3:] = 0):
+            # the 7th-order part is computed when a sample falls in one (_complete_steps)
+            self.full = np.repeat(self.mode != FREE, lens - 1)
         self.E0 = None
         if self.sols:
             y0 = np.ascontiguousarray(self.sols[0].y[:, :1].T)
@@ -94,7 +97,12 @@ class Trajectory:
         seg = self.segment_of(np.nan_to_num(t, nan=-np.inf))
         ny = self.sols[0].y.shape[0]
         if self.compiled:
-            Y = _states_at(self.T_all, self.off, self.H_all, self.Y_all, self.F_all, t, seg)
+            Y, step = _states_at(self.T_all, self.off, self.H_all, self.Y_all, self.F_all, t, seg)
+            redo = (step >= 0) & ~self.full[np.maximum(step, 0)]
+            if redo.any():
+                self._complete_steps(np.unique(step[redo]))
+                Y[redo] = _states_at(self.T_all, self.off, self.H_all, self.Y_all, self.F_all,
+                                     t[redo], seg[redo])[0]
         else:
             Y = np.full((len(t), ny), np.nan)
             for s in np.unique(seg):
@@ -107,6 +115,21 @@ class Trajectory:
         bad = ~np.isfinite(t) | (t < self.starts[0]) | (t > self.ends[-1])
         Y[bad] = np.nan
         return t, Y, seg
+
+    def _complete_steps(self, steps):
+        """Compute the 7th-order interpolant of the flight steps ``steps`` (global indices into
+        H_all / F_all) by taking each step again with it (the same step, so the same stages up
+        to the last bits of t + h)."""
+        s_of = np.searchsorted(self.off[1:] - np.arange(1, len(self.sols) + 1), steps, side="right")
+        for k, s in zip(steps.tolist(), s_of.tolist()):
+            i = k - (self.off[s] - s)                 # the step's index within its phase
+            a = self.off[s] + i
+            F = self.sim.dense_step(self.T_all[a], self.Y_all[a], self.H_all[k], self.discs[s])
+            if F is None:
+                raise RuntimeError(f"the flight step at t = {self.T_all[a]:.9g} s could not be "
+                                   f"taken again with its interpolant")
+            self.F_all[k] = F
+            self.full[k] = True
 
     def grid(self, dts=None):
         """(t, Y, seg) on the grid of every phase's step points plus ``np.arange(t0, t1, dt)``
@@ -404,10 +427,12 @@ def _sample_history(traj, dts):
 def _states_at(T_all, off, H_all, Y_all, F_all, times, seg):
     """The states at ``times`` (each in phase ``seg``), from the phase's dense output: on the
     step that holds the time (``searchsorted(..., side='left')``, clipped, as scipy's
-    ``OdeSolution``), the integrator's own state at a step point."""
+    ``OdeSolution``), the integrator's own state at a step point.  Also returns the global index
+    (into H_all, F_all) of the step each state was interpolated on, -1 where none was."""
     m = times.shape[0]
     ny = Y_all.shape[1]
     out = np.empty((m, ny))
+    step = np.full(m, -1, dtype=np.int64)
     for k in range(m):
         s = seg[k]
         a = off[s]
@@ -435,7 +460,8 @@ def _states_at(T_all, off, H_all, Y_all, F_all, times, seg):
             continue
         x = (tq - T_all[a + iv]) / H_all[a - s + iv]
         _dense_point(F_all[a - s + iv], Y_all[a + iv], x, out[k])
-    return out
+        step[k] = a - s + iv
+    return out, step
 
 
 def _merge_samples(T_all, off, H_all, Y_all, F_all, dts, cap):

@@ -197,6 +197,16 @@ class Simulator:
         :func:`flexlib.beam.sample_kinematics`."""
         return sample_kinematics(np.ascontiguousarray(Y), self._par0, self._arrs)
 
+    def dense_step(self, t: float, y: np.ndarray, h: float, d: _Disc):
+        """The 7th-order dense-output coefficients (7, ny) of the step of size ``h`` from (t, y)
+        in phase ``d``, taken again with the interpolant (the run takes flight steps without
+        it), or None if the integrator does not take it as one step."""
+        sol = integrator.solve_phase(t, y, t + h, d.mode, self._model_code, self._mult_code,
+                                     self._par(d), self._arrs, rtol=self.sol.rtol, atol=self.atol,
+                                     max_step=h, first_step=h, dense=True,
+                                     integrate=self._integrate)
+        return sol.F[0] if len(sol.t) == 2 and sol.status == 0 else None
+
     def tip(self, y: np.ndarray) -> TipContact:
         """Tip contact kinematics at the state y (:func:`flexlib.contact.tip_kinematics`).
 
@@ -401,13 +411,15 @@ class Simulator:
                 fired = None
                 if self._fast:
                     evi, dirs, epar, offs = self._phase_events(d, armed_contact, floor)
-                    # Every phase keeps the 7th-order interpolant (3 more RHS per step): a
-                    # history sampled at any time is then the state a run ended there reports.
+                    # Flight skips the 7th-order interpolant (3 RHS per step) except on the
+                    # steps that locate an event: the result computes it for the few flight
+                    # steps a sample falls in (Simulator.dense_step).  Contact phases keep it for
+                    # their histories, peaks and impulse integrals.
                     sol = integrator.solve_phase(
                         t, y, t_stop, d.mode, self._model_code, self._mult_code, self._par(d),
                         self._arrs, rtol=self.sol.rtol, atol=self.atol, max_step=max_step,
                         events=evi, directions=dirs, epar=epar, offsets=offs,
-                        max_steps=self.sol.max_steps_phase, dense=True,
+                        max_steps=self.sol.max_steps_phase, dense=d.mode != FREE,
                         integrate=self._integrate)
                     self.n_rhs += sol.nfev + sol.n_event_evals
                     if sol.status == 1:

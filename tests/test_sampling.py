@@ -126,3 +126,26 @@ def test_the_interior_contact_warning_reports_the_deepest_penetration():
     # the first crossing, which the warning used to quote, is far shallower
     first = int(np.argmax(g < 0.0))
     assert -g[first] < 0.1 * depth
+
+
+def test_flight_steps_get_the_interpolant_the_integrator_would_have_stored(runs):
+    """Flight is integrated without the 7th-order interpolant (3 RHS per step saved); a sample
+    in a flight step takes that step again with it.  The coefficients equal those of the same
+    phase integrated with the interpolant on every step (same steps: the same bits but for the
+    last bits of t + h)."""
+    from flexlib import integrator
+    res = runs["frictionless"]
+    tr = res.trajectory
+    sol = tr.sols[0]                     # the first flight, 0 .. first contact
+    assert tr.mode[0] == 0 and len(sol.t) > 10
+    sim = tr.sim
+    dense = integrator.solve_phase(sol.t[0], sol.y[:, 0], sol.t[-1], 0, sim._model_code,
+                                   sim._mult_code, sim._par(tr.discs[0]), sim._arrs,
+                                   rtol=sim.sol.rtol, atol=sim.atol, events=[0],
+                                   offsets=None, dense=True)
+    # the same steps up to the event step (whose location here uses no gap floor)
+    assert np.array_equal(dense.t[:-2], sol.t[:-2])
+    k = len(sol.t) // 2
+    F = sim.dense_step(sol.t[k], sol.y[:, k], sol.hs[k], tr.discs[0])
+    assert np.allclose(F, dense.F[k], rtol=1e-12, atol=1e-15 * np.max(np.abs(dense.F[k])))
+    assert np.max(np.abs(F[3:])) > 0.0 and not np.any(sol.F[k][3:])
