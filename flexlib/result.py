@@ -242,11 +242,16 @@ class SimulationResult:
                     normal_dissipated=float(h["W_N_dissipated"][-1]))
 
     # ------------------------------------------------------------------ export
-    def _history_order(self) -> list:
-        """The history names in a stable order: :data:`HISTORY_KEYS`, then any others."""
-        return [k for k in HISTORY_KEYS if k in self.h] + [k for k in self.h if k not in HISTORY_KEYS]
+    def _histories_for(self, times):
+        """The histories to export: ``h``, or every history at ``times`` [s] (:meth:`history`)."""
+        return self.h if times is None else self.history(times)
 
-    def to_csv(self, path):
+    @staticmethod
+    def _history_order(h) -> list:
+        """The history names in a stable order: :data:`HISTORY_KEYS`, then any others."""
+        return [k for k in HISTORY_KEYS if k in h] + [k for k in h if k not in HISTORY_KEYS]
+
+    def to_csv(self, path, times=None):
         """Write every history to ``path`` as a table: a header line, then one row per sample.
 
         The header names each column with its unit, ``t [s],mode [0=FREE 1=CONTACT 2=STICK
@@ -256,11 +261,14 @@ class SimulationResult:
         read back equal to the histories; quantities undefined in flight (``s``, ``v_t``,
         ``mu_eff``, ...) are ``nan``.  At a velocity jump two rows share the same time (before
         and after).  The parameters are not in the file: write them with ``--json`` or
-        :meth:`save`.
+        :meth:`save`.  ``times`` [s], if given, is the grid of the rows instead of the default one
+        (the integrator's steps plus ``dense_dt`` in contact phases), evaluated on the
+        integrator's interpolant (:meth:`history`).
         """
+        h = self._histories_for(times)
         names, cols = [], []
-        for k in self._history_order():
-            v = np.asarray(self.h[k], dtype=float)
+        for k in self._history_order(h):
+            v = np.asarray(h[k], dtype=float)
             unit = HISTORY_UNITS.get(k, "-")
             if v.ndim == 1:
                 names.append(f"{k} [{unit}]")
@@ -271,7 +279,7 @@ class SimulationResult:
         np.savetxt(path, np.hstack(cols), fmt="%.17g", delimiter=",", header=",".join(names),
                    comments="")
 
-    def save(self, path):
+    def save(self, path, times=None):
         """Write the full histories and tables to ``path`` (.npz) with parameters and version.
 
         The file holds one array per history, named as in :data:`HISTORY_KEYS`, with n =
@@ -282,6 +290,7 @@ class SimulationResult:
         ``success``, ``message``, ``stats`` (wall time, step and event counts, tolerances),
         ``energy`` (:meth:`energy_summary`), ``t_end`` and the tables ``jumps``, ``events``,
         ``stick_tests``, ``episodes``, ``impacts`` and ``warnings``.
+        ``times`` [s], if given, is the grid of the histories, as in :meth:`to_csv`.
         Read it back with :func:`load_result`, or with numpy::
 
             f = np.load(path); t, theta = f["t"], f["theta"]; meta = json.loads(str(f["meta"]))
@@ -291,7 +300,8 @@ class SimulationResult:
                     jumps=self.jumps, events=self.events, stick_tests=self.stick_tests,
                     selections=self.selections, episodes=self.episodes, impacts=self.impacts,
                     warnings=self.warnings, energy=self.energy_summary(), t_end=self.t_end)
-        np.savez_compressed(path, meta=np.array(json.dumps(_jsonable(meta))), **self.h)
+        np.savez_compressed(path, meta=np.array(json.dumps(_jsonable(meta))),
+                            **self._histories_for(times))
 
 
 def _history_property(name: str, unit: str):

@@ -62,6 +62,7 @@ BAD_INPUTS = [
     ("json-missing-dir", ["--json", "/nonexistent-flexlib-dir/x.json"], ["--json", "does not exist"]),
     ("save-missing-dir", ["--save", "/nonexistent-flexlib-dir/x.npz"], ["--save", "does not exist"]),
     ("unknown-option", ["--bogus", "1"], ["unrecognized arguments", "--bogus"]),
+    ("dt-zero", ["--dt", "0", "--t-end", "0.5"], ["--dt", "(0, t_end = 0.5] s"]),
 ]
 
 
@@ -82,7 +83,7 @@ def runs(tmp_path_factory):
     paths = dict(stopped=tmp / "stopped.json", ok=tmp / "ok.json", hyphen=tmp / "hyphen.json",
                  ok_npz=tmp / "ok.npz", csv=tmp / "run.csv", csv_npz=tmp / "run.npz",
                  compare=tmp / "compare.json", compare_csv=tmp / "compare.csv",
-                 compare_stopped=tmp / "compare_stopped.json")
+                 compare_stopped=tmp / "compare_stopped.json", dt_csv=tmp / "dt.csv")
     # a run that stops with SimulationError: the event cap is reached in the third impact (0.69 s)
     jobs["stopped"] = ["simulate", "--quiet", "--model", "hybrid_coulomb", "--event-cap", "10",
                        "--t-end", "1.2", "--json", str(paths["stopped"])]
@@ -97,6 +98,8 @@ def runs(tmp_path_factory):
         jobs["help-" + command] = [command, "--help"]
     jobs["csv"] = ["simulate", "--quiet", "--model", "frictionless", "--t-end", "0.4",
                    "--csv", str(paths["csv"]), "--save", str(paths["csv_npz"])]
+    jobs["dt"] = ["simulate", "--quiet", "--model", "hybrid_coulomb", "--t-end", "0.4", "--dt",
+                  "1e-3", "--csv", str(paths["dt_csv"])]
     jobs["compare"] = ["compare", "--models", "frictionless,lugre", "--t-end", "0.4",
                        "--json", str(paths["compare"]), "--csv", str(paths["compare_csv"])]
     # one model stops (event cap in the second impact), the other still runs
@@ -294,6 +297,23 @@ def test_csv_holds_every_history_with_units(runs):
         seen.add(vec.group(1) if vec else name)
         np.testing.assert_array_equal(data[:, col], np.asarray(expected, float), err_msg=name)
     assert seen == set(r.h)                                  # every history, nothing else
+
+
+def test_dt_writes_the_histories_on_a_uniform_grid_of_the_interpolant(runs):
+    """--dt 1 ms: 401 rows at t = 0, 1 ms, ..., 0.4 s, each the state of the run at that instant
+    (read from the interpolant: equal to the library's own sample of the same run)."""
+    import flexlib as fl
+    p = runs["dt"]
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    with open(runs["_paths"]["dt_csv"]) as f:
+        header = f.readline().rstrip("\n").split(",")
+    data = np.loadtxt(runs["_paths"]["dt_csv"], delimiter=",", skiprows=1, ndmin=2)
+    t = data[:, header.index("t [s]")]
+    np.testing.assert_allclose(t, np.arange(401) * 1e-3, rtol=0, atol=1e-15)
+    r = fl.simulate("3.2", "hybrid_coulomb", 0.4)
+    for key in ("theta", "theta_dot", "N", "E"):
+        np.testing.assert_array_equal(data[:, header.index(f"{key} [{fl.result.HISTORY_UNITS[key]}]")],
+                                      r.sample(t, key), err_msg=key)
 
 
 # ---------------------------------------------------------------------------- compare
