@@ -12,7 +12,8 @@ import numpy as np
 from .plots import IMPACT_BAND, STYLES, first_impact_window, style
 
 __all__ = ["QUANTITIES", "history_figure", "run_and_first_impact", "first_impact_figure", "markdown_table", "impact_table",
-           "stick_summary", "key_numbers", "cached", "fmt_time", "fmt_force", "fmt_energy"]
+           "stick_summary", "key_numbers", "cached", "fmt_time", "fmt_force", "fmt_energy",
+           "ROUNDOFF", "roundoff_spread", "spread_text"]
 
 # history key: (axis label, scale)
 QUANTITIES = {
@@ -209,3 +210,29 @@ def key_numbers(result, n_impacts=None) -> str:
                      f"peak |F_t| {fmt_force(im['peak_friction_force'])}, "
                      f"energy lost {fmt_energy(im['energy_lost'])}")
     return "\n".join(lines)
+
+
+# Relative changes of the release angle θ0 of a few units in the last place (its ulp is 1.4e-16):
+# the size of the differences between CPUs' NumPy and OpenBLAS (flexlib/_numerics.py).
+ROUNDOFF = (1e-15, -1e-15, 2e-15, -2e-15)
+
+
+def roundoff_spread(result, measure=lambda r: len(r.impacts), rel=ROUNDOFF) -> list:
+    """``measure`` of ``result`` and of reruns of the same model and case whose release angle
+    θ0 is changed by ``rel`` (relative; round-off level), first value ``result``'s own.  A number
+    that changes between them depends on the last bits of the computation, as it does between
+    two CPUs, and is not a finding; the late impacts of a bouncing sequence are such numbers."""
+    from .simulate import simulate
+    case, t_end = result.case, float(result.t[-1])
+    out = [measure(result)]
+    for d in rel:
+        out.append(measure(simulate(case.with_(theta0=case.beam.theta0 * (1.0 + d)), result.model, t_end)))
+    return out
+
+
+def spread_text(values) -> str:
+    """"9 (8–9 with θ0 changed by round-off)" or "6 (the same with ...)" for :func:`roundoff_spread`."""
+    lo, hi = min(values), max(values)
+    if lo == hi:
+        return f"{values[0]:g} (the same with θ0 changed by round-off)"
+    return f"{values[0]:g} ({lo:g}–{hi:g} with θ0 changed by round-off)"
