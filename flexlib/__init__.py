@@ -1,5 +1,9 @@
 """flexlib: oblique frictional impact of a rotating flexible beam on a rigid slope."""
 __version__ = "0.1.0"
+# First, before anything loads NumPy: the settings that make NumPy and OpenBLAS round alike on
+# every x86-64 CPU (flexlib/_numerics.py says why).
+from . import _numerics  # noqa: E402
+_numerics.pin_this_process()
 from .params import (BeamParams, SlopeParams, CoulombParams, LuGreParams, SolverSettings,  # noqa: F401
                      Case, paper_case)
 from .beam import BeamModel  # noqa: F401,E402

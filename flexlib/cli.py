@@ -363,14 +363,15 @@ def _add_sweep_parser(sub):
     w = sub.add_parser("sweep", help="run models over a grid of parameters (in parallel) and save a netCDF file",
                        formatter_class=_Formatter,
                        usage="python -m flexlib sweep [--model MODEL] --grid NAME=VALUES --out NC_PATH [options]",
+                       epilog="models:\n" + "\n".join(f"  {m:<15} {t}" for m, t in _MODEL_HELP.items()),
                        description="Run every model at every point of the product of the --grid "
                        "values and write the metrics (per-impact times, peak forces, energy lost, "
                        "stick time, status, ...) as an xarray Dataset to a netCDF file.")
     w.add_argument("--case", default="3.2", metavar="CASE",
                    help="case of the paper's section 3: 3.1 (or A) or 3.2 (or B); default 3.2")
     w.add_argument("--model", action="append", default=None, metavar="MODEL",
-                   help="model(s), repeated or comma-separated: frictionless, hybrid_coulomb, "
-                        "hybrid_lugre, lugre; default lugre")
+                   help=f"model(s), repeated or comma-separated: {', '.join(_MODEL_HELP)} "
+                        "(listed below); default lugre")
     w.add_argument("--grid", action="append", default=[], metavar="NAME=VALUES",
                    help="a swept parameter: NAME=start:stop:num (linear), NAME=start:stop:num:log, "
                         "or NAME=v1,v2,...; repeat for more dimensions; default: none (one point)")
@@ -454,29 +455,31 @@ def _cmd_sweep(a) -> int:
 
 
 def _note_numerics():
-    """Say so when NumPy and OpenBLAS run on this CPU's own code paths (the committed figures and
-    notebooks were made with the pins of flexlib/_numerics.py, which bash scripts/figures.sh sets)."""
+    """Say so when NumPy and OpenBLAS do not run with the settings of flexlib/_numerics.py
+    (``import flexlib`` sets them unless the environment gives other values), with which the
+    README, the figures and the notebooks were made."""
+    import os
     from . import _numerics
     if not _numerics.pinned():
-        sys.stderr.write("flexlib: note: NumPy and OpenBLAS use this CPU's own code paths here "
-                         "(AVX-512 or per-CPU kernels), so the numbers can differ from the "
-                         "committed figures in the last digits, and the chaotic late parts of "
-                         "the runs visibly; bash scripts/figures.sh sets the environment "
-                         "flexlib/_numerics.py gives, which reproduces them to the bit\n")
+        other = ", ".join(f"{k}={os.environ.get(k, '')!r} (flexlib's: {v!r})"
+                          for k, v in _numerics.pins().items() if os.environ.get(k) != v)
+        sys.stderr.write(f"flexlib: note: the environment sets {other}, so NumPy and OpenBLAS "
+                         "round differently from the runs in the README and figures/: the "
+                         "numbers can differ in the last digits, and the late impacts of a run "
+                         "visibly\n")
 
 
 def main(argv=None) -> int:
     parser = build_parser()
     try:
         a = parser.parse_args(argv)
+        _note_numerics()
         if a.command == "simulate":
             return _cmd_simulate(a)
         if a.command == "compare":
             return _cmd_compare(a)
         if a.command == "sweep":
             return _cmd_sweep(a)
-        if a.command in ("figures", "notebooks"):
-            _note_numerics()
         if a.command == "figures":
             from .figures import make_all
             make_all(a.out, only=a.only.split(",") if a.only else None, studies=not a.no_studies)

@@ -11,8 +11,9 @@ import numpy as np
 
 from .plots import IMPACT_BAND, STYLES, first_impact_window, style
 
-__all__ = ["QUANTITIES", "history_figure", "first_impact_figure", "markdown_table", "impact_table",
-           "stick_summary", "key_numbers", "cached", "fmt_time", "fmt_force", "fmt_energy"]
+__all__ = ["QUANTITIES", "history_figure", "run_and_first_impact", "first_impact_figure", "markdown_table", "impact_table",
+           "stick_summary", "key_numbers", "cached", "fmt_time", "fmt_force", "fmt_energy",
+           "ROUNDOFF", "roundoff_spread", "spread_text"]
 
 # history key: (axis label, scale)
 QUANTITIES = {
@@ -34,21 +35,16 @@ _CONTACT_ONLY = ("v_t", "mu_eff", "s", "z")
 _LABELS = {m: st["label"] for m, st in STYLES.items()}
 
 
-def history_figure(results, keys=("theta", "tip_deflection", "N"), window=None, title=None):
-    """Stacked plots of ``keys`` against time for {model: result}; the impacts of the first run are
-    shaded grey (and named in the legend)."""
-    import matplotlib.pyplot as plt
-    results = results if isinstance(results, dict) else {results.model: results}
-    fig, axs = plt.subplots(len(keys), 1, figsize=(7.5, 1.9 * len(keys) + 0.6), sharex=True,
-                            constrained_layout=True, squeeze=False)
-    axs = axs[:, 0]
+def _draw_histories(axs, results, keys, window=None, band_label=True):
+    """``keys`` of every run against time into ``axs`` (one per key), impacts of the first run
+    shaded; only the samples inside ``window`` (t0, t1) if given."""
     first = next(iter(results.values()))
     for ax, key in zip(axs, keys):
         label, scale = QUANTITIES.get(key, (key, 1.0))
         for j, im in enumerate(first.impacts):
             ax.axvspan(im["t_start"], im["t_end"], **IMPACT_BAND,
                        label=f"impacts ({_LABELS.get(first.model, first.model)} run): contact clusters"
-                       if j == 0 else None)
+                       if j == 0 and band_label else None)
         for m, r in results.items():
             v = np.asarray(r.h["s_all"] if key == "s" else r.h[key], float) * scale
             if key in _CONTACT_ONLY:
@@ -60,7 +56,42 @@ def history_figure(results, keys=("theta", "tip_deflection", "N"), window=None, 
     if window is not None:
         axs[-1].set_xlim(*window)
     axs[-1].set_xlabel("time t [s]")
-    axs[0].legend(fontsize=8, loc="best")
+
+
+def history_figure(results, keys=("theta", "tip_deflection", "N"), window=None, title=None):
+    """Stacked plots of ``keys`` against time for {model: result}; the impacts of the first run are
+    shaded grey (and named in the legend)."""
+    import matplotlib.pyplot as plt
+    results = results if isinstance(results, dict) else {results.model: results}
+    fig, axs = plt.subplots(len(keys), 1, figsize=(7.5, 1.9 * len(keys) + 0.6), sharex=True,
+                            constrained_layout=True, squeeze=False)
+    _draw_histories(axs[:, 0], results, keys, window)
+    axs[0, 0].legend(fontsize=8, loc="best")
+    if title:
+        fig.suptitle(title, fontsize=11)
+    return fig
+
+
+def run_and_first_impact(results, keys=("theta", "N", "F_t"), title=None):
+    """``keys`` over the whole run (left column) and over the first impact (right column, the
+    window of :func:`first_impact_figure`): at the scale of the run an impact of about 10 ms is
+    only a spike, so its forces and what the sliders change in them show in the zoom."""
+    import matplotlib.pyplot as plt
+    results = results if isinstance(results, dict) else {results.model: results}
+    fig, axs = plt.subplots(len(keys), 2, figsize=(11, 1.8 * len(keys) + 0.7), sharex="col",
+                            constrained_layout=True, squeeze=False,
+                            gridspec_kw={"width_ratios": [1.3, 1]})
+    _draw_histories(axs[:, 0], results, keys)
+    if any(r.impacts for r in results.values()):
+        w = first_impact_window(results, pad_before=2e-4, pad_after=5e-4)
+        _draw_histories(axs[:, 1], results, keys, window=w, band_label=False)
+        axs[0, 1].set_title(f"first impact ({1e3 * (w[1] - w[0]):.1f} ms)", fontsize=10)
+    else:
+        for ax in axs[:, 1]:
+            ax.set_axis_off()
+        axs[0, 1].set_title("no impact", fontsize=10)
+    axs[0, 0].set_title(f"0–{max(float(r.t[-1]) for r in results.values()):g} s", fontsize=10)
+    axs[0, 0].legend(fontsize=8, loc="best")
     if title:
         fig.suptitle(title, fontsize=11)
     return fig
@@ -170,7 +201,8 @@ def fmt_energy(e) -> str:
 
 
 def key_numbers(result, n_impacts=None) -> str:
-    """The rounded key numbers of one run, one line per impact (for ``# NBVAL_CHECK_OUTPUT`` cells)."""
+    """The rounded key numbers of one run, one line per impact (for the notebooks' cells whose
+    output the test command compares with the stored one)."""
     lines = [f"{result.model}: {len(result.impacts)} impact(s) in 0..{result.t_end:.4f} s"]
     for k, im in enumerate(result.impacts[:n_impacts] if n_impacts else result.impacts, 1):
         lines.append(f"  impact {k}: start {fmt_time(im['t_start'])}, end {fmt_time(im['t_end'])}, "
@@ -178,3 +210,29 @@ def key_numbers(result, n_impacts=None) -> str:
                      f"peak |F_t| {fmt_force(im['peak_friction_force'])}, "
                      f"energy lost {fmt_energy(im['energy_lost'])}")
     return "\n".join(lines)
+
+
+# Relative changes of the release angle θ0 of a few units in the last place (its ulp is 1.4e-16):
+# the size of the differences between CPUs' NumPy and OpenBLAS (flexlib/_numerics.py).
+ROUNDOFF = (1e-15, -1e-15, 2e-15, -2e-15)
+
+
+def roundoff_spread(result, measure=lambda r: len(r.impacts), rel=ROUNDOFF) -> list:
+    """``measure`` of ``result`` and of reruns of the same model and case whose release angle
+    θ0 is changed by ``rel`` (relative; round-off level), first value ``result``'s own.  A number
+    that changes between them depends on the last bits of the computation, as it does between
+    two CPUs, and is not a finding; the late impacts of a bouncing sequence are such numbers."""
+    from .simulate import simulate
+    case, t_end = result.case, float(result.t[-1])
+    out = [measure(result)]
+    for d in rel:
+        out.append(measure(simulate(case.with_(theta0=case.beam.theta0 * (1.0 + d)), result.model, t_end)))
+    return out
+
+
+def spread_text(values) -> str:
+    """"9 (8–9 with θ0 changed by round-off)" or "6 (the same with ...)" for :func:`roundoff_spread`."""
+    lo, hi = min(values), max(values)
+    if lo == hi:
+        return f"{values[0]:g} (the same with θ0 changed by round-off)"
+    return f"{values[0]:g} ({lo:g}–{hi:g} with θ0 changed by round-off)"

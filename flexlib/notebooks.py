@@ -1,7 +1,10 @@
 """``python -m flexlib notebooks``: re-execute the notebooks in place and store them clean.
 
-Each notebook runs top to bottom in a fresh ``python3`` kernel with its own folder as the working
-directory (so ``../figures/...`` links resolve), 600 s per cell at most.  Afterwards the widget
+Each notebook runs top to bottom in a fresh kernel "flexlib" (this environment's Python with the
+numerical settings of :mod:`flexlib._numerics`, the kernel the notebooks name; written into the
+environment if it is missing, else the plain ``python3`` kernel, which inherits the settings from
+this process) with its own folder as the working directory (so ``../figures/...`` links resolve),
+600 s per cell at most.  Afterwards the widget
 state (``metadata.widgets``) and the execution-timing metadata are removed, so a re-run changes
 only what the computation changes.  A notebook whose execution fails is left untouched.
 """
@@ -33,13 +36,25 @@ def clean(nb):
     return nb
 
 
+def kernel_name() -> str:
+    """The kernel to run the notebooks on: "flexlib" (written into this environment if missing),
+    or "python3" where it cannot be written."""
+    from . import _numerics
+    try:
+        if _numerics.write_kernelspec():
+            return _numerics.KERNEL_NAME
+    except OSError:
+        pass
+    return "python3"
+
+
 def execute(path, timeout: int = CELL_TIMEOUT) -> float:
     """Execute one notebook in place; return the wall time in s.  Raises on a failing cell."""
     import nbformat
     from nbclient import NotebookClient
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+    client = NotebookClient(nb, timeout=timeout, kernel_name=kernel_name(), record_timing=False,
                             resources={"metadata": {"path": str(path.resolve().parent)}})
     w0 = time.perf_counter()
     client.execute()

@@ -517,11 +517,32 @@ def _dataset(xr, models, axes, records, chosen, n_imp, attrs):
     return xr.Dataset(data, coords=coords, attrs=attrs)
 
 
+def column_units(columns) -> dict:
+    """{column of :func:`sweep_table`: its unit} ("-" for dimensionless numbers, "" for text):
+    the swept parameters' units from :data:`flexlib.params.RANGES`, the metrics' from
+    :data:`IMPACT_METRICS` and :data:`POINT_METRICS` (``energy_lost_2``: J)."""
+    out = {}
+    for c in columns:
+        base = c.rsplit("_", 1)[0] if c.rsplit("_", 1)[-1].isdigit() else c
+        if c in ("model", "status"):
+            out[c] = ""
+        elif base in IMPACT_METRICS:
+            out[c] = IMPACT_METRICS[base][1]
+        elif c in POINT_METRICS:
+            out[c] = "-" if POINT_METRICS[c][1] == "1" else POINT_METRICS[c][1]
+        elif c in RANGES:
+            out[c] = RANGES[c][5]
+        else:
+            out[c] = ""
+    return out
+
+
 def sweep_table(ds, path=None):
     """A tidy table of a sweep: one row per point (model and parameter values, then the metrics;
     per-impact metrics as ``energy_lost_1``, ``energy_lost_2``, ...).  Returns a
-    :class:`pandas.DataFrame`; with ``path`` also writes it (``.csv``, or ``.parquet`` which
-    needs pyarrow)."""
+    :class:`pandas.DataFrame`; with ``path`` also writes it (``.csv``, whose header gives each
+    column its unit, ``mu_d [-],energy_lost_1 [J],...``, or ``.parquet``, which needs pyarrow
+    and keeps the units in the dataset's attributes)."""
     import pandas as pd
     point_dims = [d for d in ds.dims if d != "impact"]
     flat = ds.drop_dims("impact") if "impact" in ds.dims else ds
@@ -542,7 +563,8 @@ def sweep_table(ds, path=None):
             except ImportError as err:
                 raise ValueError(f"cannot write {str(p)!r}: {err}") from None
         elif p.suffix.lower() == ".csv":
-            df.to_csv(p, index=False)
+            units = column_units(df.columns)
+            df.rename(columns={c: f"{c} [{u}]" for c, u in units.items() if u}).to_csv(p, index=False)
         else:
             raise ValueError(f"table file {str(p)!r}: use a .csv or .parquet name")
     return pd.DataFrame(df)

@@ -10,9 +10,15 @@ Behaviour (tested in ``tests/test_widgets.py``):
 * one value change runs :attr:`Panel.simulate_fn` once per selected model; several changes made
   inside ``with p.hold_trait_notifications():`` (or one slider's own) run it once per model;
 * results are cached by ``(model, case.key(), t_end)``, so returning to a setting is instant;
-* an invalid combination (``mu_s < mu_d`` raises ValueError in :mod:`flexlib.params`) or a run
+* the static friction coefficient stays at or above the kinetic one, as :mod:`flexlib.params`
+  requires: moving the μ_d slider above μ_s moves the μ_s slider up with it, moving μ_s below μ_d
+  moves μ_d down (one run), and a panel without a μ_s slider raises the case's μ_s to μ_d; the
+  status line says what was moved;
+* an invalid combination (``v0 >= v1`` raises ValueError in :mod:`flexlib.params`) or a run
   that stops (:class:`~flexlib.simulate.SimulationError`) is shown as one line in
   :attr:`Panel.status`; the last good plot stays, and nothing is raised;
+* a readout that looks wrong at first sight (a LuGre friction force above μ_s N, a penalty
+  force far above the constraint method's) gets a line under the table that says why;
 * shown without a kernel (GitHub, nbviewer, a notebook opened before it is run) the panel is one
   line that says what it does and that it needs a running kernel, with the readout table of the
   start values (:meth:`Panel.describe`), instead of a widget repr such as ``VBox(children=...``.
@@ -105,6 +111,7 @@ class Panel:
         self.cache = {}
         self.results = {}
         self.error = None
+        self.note = ""                     # what the panel moved for the user (μ_s ≥ μ_d)
         self.n_updates = 0
         self._held = 0
         self._dirty = False
@@ -137,6 +144,10 @@ class Panel:
         values = {k: s.value for k, s in self.sliders.items() if k != "t_end"}
         t_end = float(self.sliders["t_end"].value) if "t_end" in self.sliders else self.t_end
         models = [m for m, c in self.checkboxes.items() if c.value]
+        if "mu_d" in values and "mu_s" not in values and values["mu_d"] > self.case.coulomb.mu_s:
+            values["mu_s"] = values["mu_d"]         # no μ_s slider: the case's μ_s follows μ_d
+            self.note = (f"μ_s raised to {values['mu_d']:g} with μ_d (static friction is never "
+                         f"below kinetic; this panel's μ_s is otherwise {self.case.coulomb.mu_s:g})")
         return self.case.with_(**values), t_end, models
 
     @contextlib.contextmanager
@@ -153,8 +164,23 @@ class Panel:
     def _on_change(self, change):
         if self._held:
             self._dirty = True
-        else:
-            self.update()
+            return
+        with self.hold_trait_notifications():       # a coupled slider it moves: still one run
+            self._dirty = True
+            self.note = ""
+            self._keep_mu_s_above_mu_d(change["owner"])
+
+    def _keep_mu_s_above_mu_d(self, moved):
+        """Move the other friction slider when ``moved`` crossed it (μ_s ≥ μ_d)."""
+        mu_d, mu_s = self.sliders.get("mu_d"), self.sliders.get("mu_s")
+        if mu_d is None or mu_s is None or mu_s.value >= mu_d.value:
+            return
+        if moved is mu_d:
+            mu_s.value = mu_d.value
+            self.note = f"μ_s moved up to {mu_s.value:g} with μ_d (static friction is never below kinetic)"
+        elif moved is mu_s:
+            mu_d.value = mu_s.value
+            self.note = f"μ_d moved down to {mu_d.value:g} with μ_s (kinetic friction is never above static)"
 
     # ------------------------------------------------------------------ running
     def _run(self, case, model, t_end):
@@ -188,12 +214,13 @@ class Panel:
         if errors:
             return self._fail("; ".join(errors))
         self.results, self.error = results, None
-        self.readout.value = readout_html(results)
+        self.readout.value = readout_html(results) + notes_html(results)
         try:
             self._draw(results)
         except Exception as err:
             return self._fail(f"plot failed: {type(err).__name__}: {_short(err)}")
-        self.status.value = f"ready ({len(results)} run(s), {time.perf_counter() - w0:.1f} s)"
+        self.status.value = (f"ready ({len(results)} run(s), {time.perf_counter() - w0:.1f} s)"
+                             + (f"; {_escape(self.note)}" if self.note else ""))
 
     def _fail(self, message):
         self.error = message
@@ -260,6 +287,37 @@ def readout_html(results) -> str:
                     f"<td>{_sig(peak_n)}</td><td>{_sig(peak_f)}</td>"
                     f"<td>{im['energy_lost']:.4f}</td><td>{len(r.impacts)}</td></tr>")
     return f"<table style='font-size:90%'>{head}{''.join(rows)}</table>"
+
+
+def readout_notes(results) -> list[str]:
+    """One line for each readout of :func:`readout_html` that looks wrong at first sight, saying
+    why it is right: a LuGre friction force above μ_s N, a penalty model's peak normal force."""
+    notes = []
+    for m, r in results.items():
+        if not r.impacts:
+            continue
+        spec = models.get(m)
+        peak_n = max(i["peak_normal_force"] for i in r.impacts)
+        peak_f = max(i["peak_friction_force"] for i in r.impacts)
+        c = r.case.coulomb
+        if spec.friction.has_bristles and peak_n > 0 and peak_f > 1.01 * max(c.mu_s, c.mu_d) * peak_n:
+            notes.append(
+                f"{spec.label}: peak |F_t| = {_sig(peak_f)} N is {peak_f / peak_n:.2g} × peak N, above "
+                f"μ_s = {c.mu_s:g}. Not an error: the LuGre coefficient σ0 z + σ1 ż + σ2 v_t is bounded "
+                f"by μ_s only in steady sliding; where v_t reverses, the bristle damping σ1 ż "
+                f"(σ1 = {r.case.lugre.sigma1:g} s/m) is large while z still has the other sign "
+                f"(docs/model.md §9.2).")
+        if spec.is_penalty:
+            notes.append(
+                f"{spec.label}: the penalty force carries the first shock as a short spike (peak N "
+                f"{_sig(peak_n)} N, growing with the stiffness K); the constraint method takes it "
+                f"as the impulse of its velocity jump instead, so its peak N is much lower.")
+    return notes
+
+
+def notes_html(results) -> str:
+    """:func:`readout_notes` as HTML lines under the readout table ("" if there are none)."""
+    return "".join(f"<p style='font-size:85%;margin:2px 0'>ⓘ {_escape(n)}</p>" for n in readout_notes(results))
 
 
 def _sig(x, n=3):

@@ -32,12 +32,15 @@ flexlib_venv() {
     stamp="$FLEXLIB_VENV/.flexlib-installed-${extras:-core}"
     stamp="${stamp//,/-}"
     want="$(cat pyproject.toml constraints.txt | sha256sum | cut -d' ' -f1) $ROOT"
-    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-        return 0
+    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+        echo "Installing flexlib$([ -n "$extras" ] && echo "[$extras]") into $FLEXLIB_VENV (pinned by constraints.txt)"
+        "$VENV_PY" -m pip install --quiet --progress-bar off -c constraints.txt -e "$spec"
+        echo "$want" > "$stamp"
     fi
-    echo "Installing flexlib$([ -n "$extras" ] && echo "[$extras]") into $FLEXLIB_VENV (pinned by constraints.txt)"
-    "$VENV_PY" -m pip install --quiet --progress-bar off -c constraints.txt -e "$spec"
-    echo "$want" > "$stamp"
+    # The Jupyter kernel "flexlib" that every notebook names: this venv's ipykernel with the
+    # numerical settings below in its environment, so JupyterLab started from .venv gives the
+    # numbers of the figures whatever a notebook imports first (written when it changes).
+    "$VENV_PY" "$ROOT/flexlib/_numerics.py" --kernel
 }
 
 # The same numbers to the last bit on every x86-64 CPU: NumPy's AVX-512 paths and OpenBLAS's

@@ -8,21 +8,10 @@ only when that file is missing.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from build_notebooks import OUT as NOTEBOOK_DIR, checked, code, md, write_notebook   # scripts/ is on sys.path
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "notebooks" / "07-axial-flexibility.ipynb"
-
-
-def md(text):
-    return new_markdown_cell(text.strip("\n"))
-
-
-def code(text):
-    return new_code_cell(text.strip("\n"))
+OUT = NOTEBOOK_DIR / "07-axial-flexibility.ipynb"
 
 
 CELLS = [
@@ -46,12 +35,12 @@ The reason for the extension is the question it answers: **what do the hybrid mo
 really happen?**
 """),
     code(r"""
+import flexlib as fl
+from flexlib import axial, figures, plots, widgets
 %matplotlib inline
 import numpy as np
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
-import flexlib as fl
-from flexlib import axial, figures, plots, widgets
 plt.rcParams.update({"figure.dpi": 72, "savefig.dpi": 72})
 """),
     md(r"""
@@ -80,8 +69,7 @@ the beam, and $\Psi_q$, $\Gamma_q$ become independent. Below: the cosine of the 
 $\Psi_q$ and $\Gamma_q$ in the $M^{-1}$ metric, $S_{12}/\sqrt{S_{11}S_{22}}$, and the condition number of the
 stick matrix $S$, at the state just before the first impact (same $\theta$, $B$; $C = \dot C = 0$).
 """),
-    code(r"""
-# NBVAL_CHECK_OUTPUT
+    checked(r"""
 for g in axial.stick_geometry(axial_modes=(0, 1, 2, 3)):
     cond = float(f"{g['cond']:.2g}")                    # 2 significant digits: deterministic
     print(f"axial_modes = {g['axial_modes']}: cos(Psi_q, Gamma_q)_M^-1 = {g['cos']:+.4f}, cond(S) = {cond:g}")
@@ -237,8 +225,7 @@ for m in MODELS:
                      f"{len(r['impacts'])} | {r['final_E']:.4f}{'' if r['success'] else ' (stopped)'} |")
 display(Markdown("\n".join(lines)))
 """),
-    code(r"""
-# NBVAL_CHECK_OUTPUT
+    checked(r"""
 def t4(x):
     return f"{round(x, 4):.4f}"
 
@@ -262,16 +249,14 @@ for m in MODELS:
   matrix is well conditioned and the hybrid models stick in the first impact and in most later ones,
   as the paper's Fig 12 shows.
 * **Claims about stick** become checkable only with Na ≥ 1: C20 ("during stick μ takes values below
-  and above μ_d") is not checkable in the paper's model (no stick) and is evaluated with axial modes.
-  C16 (forward slip, reverse slip *and stick* in the first impact, LuGre pair identical) does not hold
-  for any Na, for different reasons: without axial modes the LuGre pair's displacements coincide but
-  nothing sticks; with axial modes all three models slip forward, slip back and stick, but the LuGre
-  pair's displacements differ by several per cent.
-* **Other verdicts that change with Na** are not monotone in Na: they concern the later impacts,
-  which are not converged in Na (see above), rather than a systematic effect of stick. Claims about
-  the first contact (its time, the velocity jump, the first impact's N) do not depend on the choice,
-  and the claims that do not hold in the paper's model because the LuGre pair differs (C1, C18) do
-  not hold with axial modes either.
+  and above μ_d") cannot be checked in the paper's model (no stick). C16 asks for forward slip,
+  reverse slip *and stick* in the first impact with the LuGre pair identical; without axial modes
+  nothing sticks, with axial modes the pair no longer moves identically. Their verdicts per Na, and
+  those of the claims that compare the LuGre pair (C1, C18), are listed below, generated from the
+  study.
+* **Other verdicts that change with Na** concern the later impacts, which are not converged in Na
+  (see above), rather than a systematic effect of stick. Claims about the first contact (its time,
+  the velocity jump, the first impact's N) do not depend on the choice.
 * **Runs can end early.** A hybrid LuGre run with more axial modes can reach the Painlevé singularity
   of [docs/model.md §8](../docs/model.md#8-contact-phase-constraints-baumgarte-stabilisation-and-the-force-solves) (the LuGre transient μ = σ1ż exceeds 1/k); flexlib stops it with a
   `SimulationError` instead of continuing, and the claims that need later impacts are then not
@@ -281,6 +266,14 @@ The numbers behind these statements, generated from the study:
 """),
     code(r"""
 display(Markdown(axial.dependence_summary(study)))
+verdicts = {na: {c["id"]: c["verdict"] for c in study["claims"][na]} for na in NAS}
+lines = []
+for cid in ("C16", "C20", "C1", "C18"):
+    groups = {}
+    for na in NAS:
+        groups.setdefault(verdicts[na].get(cid, "not evaluated"), []).append(na)
+    lines.append(f"* **{cid}**: " + "; ".join(f"{v} for Na = {', '.join(g)}" for v, g in groups.items()) + ".")
+display(Markdown("\n".join(lines)))
 """),
     md(r"""
 All of this is a property of the extension, not of the paper. The paper's model is `axial_modes = 0`,
@@ -290,11 +283,7 @@ the default everywhere else in flexlib.
 
 
 def build():
-    nb = new_notebook(cells=CELLS)
-    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    nb.metadata["language_info"] = {"name": "python"}
-    nbformat.write(nb, OUT)
-    return OUT
+    return write_notebook(CELLS, OUT)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
     .venv/bin/python scripts/build_notebook_09.py     # then: python -m flexlib notebooks notebooks/09-parameter-studies.ipynb
 
-The grids are small so that the whole notebook runs in well under 2 minutes on 2 cores (CI runs it
-under nbval); the text shows how to scale them up.
+The grids are small so that the whole notebook runs in about a minute on 2 cores; the text shows how
+to scale them up.
 """
 from __future__ import annotations
 
@@ -34,16 +34,18 @@ study = fl.sweep("3.2", ["hybrid_coulomb", "lugre"], {"mu_d": [...], "sigma0": [
   (last section). Every engine gives the same numbers, bit for bit.
 * With `cache_dir=...` finished points are stored on disk and a rerun computes only what is missing;
   Ctrl-C (or the notebook's interrupt button) stops a sweep and returns what finished.
+* A progress bar shows the points done and the time left; this notebook turns it off
+  (`progress=False`) so that no finished bar stays in it.
 
 The metrics per point: for the first few impacts the start time, duration, peak normal force $N$,
 peak $|F_t|$ and energy lost; the number of impacts, total stick time, final energy, largest energy
 audit residual, the time reached, wall and CPU time and `status`.
 """),
     code(r"""
+import flexlib as fl
 %matplotlib inline
 import numpy as np
 import matplotlib.pyplot as plt
-import flexlib as fl
 plt.rcParams.update({"figure.dpi": 72, "savefig.dpi": 72})
 """),
     md(r"""
@@ -57,7 +59,8 @@ $\mu_d \le 0.5$.
     code(r"""
 MU_D = [0.2, 0.3, 0.4, 0.5]
 SIGMA0 = [1e4, 1e5, 1e6, 1e7]
-study = fl.sweep("3.2", ["hybrid_coulomb", "lugre"], {"mu_d": MU_D, "sigma0": SIGMA0}, t_end=0.75)
+study = fl.sweep("3.2", ["hybrid_coulomb", "lugre"], {"mu_d": MU_D, "sigma0": SIGMA0}, t_end=0.75,
+                 progress=False)
 study
 """),
     md(r"""
@@ -227,7 +230,7 @@ print("Dask results identical to the local pool's:", same)
     md(r"""
 ## Scaling up
 
-The grids above are kept small so that this notebook runs in CI in well under two minutes. A real
+The grids above are kept small so that this notebook runs in about a minute. A real
 study uses the same calls with more values; the cost is (number of points) × (time per run) / (cores).
 A 0–0.75 s unified-LuGre run takes about 0.2 s, so 64 × 64 × 2 models ≈ 8 200 runs take about
 15 minutes on 2 cores, or a few minutes on a cluster (see `benchmarks/README.md`, "Parameter sweeps").

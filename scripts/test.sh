@@ -4,7 +4,7 @@
 #   bash scripts/test.sh [more pytest arguments]
 #
 # Installs flexlib[test,browser] into .venv first (see scripts/_venv.sh). nbval runs in lax mode:
-# only cells marked `# NBVAL_CHECK_OUTPUT` have their outputs compared. Tests marked `slow` are
+# only cells tagged `nbval-check-output` (in the cell's metadata) have their outputs compared. Tests marked `slow` are
 # skipped unless --runslow is passed (or FLEXLIB_RUNSLOW=1). The `browser` test skips without
 # Debian chromium, unless FLEXLIB_REQUIRE_BROWSER=1 (.ci/run sets it).
 set -euo pipefail

@@ -24,7 +24,7 @@ def built_cells():
     for mod in ("build_notebook_07", "build_notebook_08", "build_notebook_09"):
         m = importlib.import_module(mod)
         out[Path(m.OUT).name] = m.CELLS
-    return {k: [(c.cell_type, c.source) for c in v] for k, v in out.items()}
+    return {k: [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in v] for k, v in out.items()}
 
 
 BUILT = built_cells()
@@ -38,8 +38,34 @@ def test_every_stored_notebook_has_a_builder():
 @pytest.mark.parametrize("name", sorted(BUILT))
 def test_stored_notebook_matches_its_builder(name):
     nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
-    stored = [(c.cell_type, c.source) for c in nb.cells]
+    stored = [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in nb.cells]
     built = BUILT[name]
     assert len(stored) == len(built), f"{name}: {len(stored)} cells stored, {len(built)} built"
     for k, (s, b) in enumerate(zip(stored, built)):
         assert s == b, f"{name}, cell {k}: the stored notebook differs from its builder"
+
+
+@pytest.mark.parametrize("name", sorted(BUILT))
+def test_notebook_names_the_flexlib_kernel(name):
+    """The kernel the set-up commands install, with the numerical settings of flexlib/_numerics.py:
+    JupyterLab starts it for the notebook, so its numbers are those of the figures."""
+    from flexlib import _numerics
+    nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    assert nb.metadata["kernelspec"]["name"] == _numerics.KERNEL_NAME
+    assert nb.metadata["kernelspec"]["display_name"] == _numerics.KERNEL_DISPLAY_NAME
+
+
+@pytest.mark.parametrize("name", sorted(BUILT))
+def test_no_test_machinery_in_what_a_reader_sees(name):
+    """Checked cells carry nbval's tag in their metadata; no marker comment, no word about the
+    test tools in a cell's text or output, no finished progress bar stored."""
+    nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    for k, cell in enumerate(nb.cells):
+        texts = [cell.source]
+        for o in cell.get("outputs", []):
+            texts.append("".join(o.get("text", "")))
+            texts += ["".join(v) for mime, v in o.get("data", {}).items() if mime.startswith("text/")]
+        for text in texts:
+            for word in ("NBVAL", "nbval", " CI ", "in CI", "%|"):       # "%|": a tqdm bar
+                assert word not in text, f"{name}, cell {k}: {word!r}"
+    assert sum("nbval-check-output" in c.metadata.get("tags", []) for c in nb.cells) >= 1

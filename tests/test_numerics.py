@@ -2,7 +2,8 @@
 
 flexlib/_numerics.py says why.  These tests check the mechanism: the pins are what the README's
 commands export, they take effect in a fresh process, and on a CPU with AVX-512 they change how
-NumPy rounds (the reason they exist).  That the pinned runs reproduce the fingerprints recorded on
+NumPy rounds (the reason they exist); and the ways in without the scripts' environment
+(``import flexlib``, ``python -m flexlib``, the Jupyter kernel "flexlib") run pinned too.  That the pinned runs reproduce the fingerprints recorded on
 another CPU is tests/test_reference_runs.py's check."""
 import os
 import subprocess
@@ -61,7 +62,7 @@ def test_the_test_command_runs_pinned():
 def test_on_an_avx512_cpu_the_pins_change_how_numpy_rounds():
     env = {k: v for k, v in os.environ.items() if k not in _numerics.pins()}
     code = "from flexlib._numerics import numerics_id; print(numerics_id())"
-    unpinned = _in_fresh_process(env, code)
+    unpinned = _in_fresh_process(env, "import numpy\n" + code)     # before flexlib sets the pins
     pinned = _in_fresh_process({**env, **_numerics.pins()}, code)
     assert unpinned != pinned
 
@@ -69,3 +70,103 @@ def test_on_an_avx512_cpu_the_pins_change_how_numpy_rounds():
 def test_numerics_id_is_stable_within_an_environment():
     code = "from flexlib._numerics import numerics_id; print(numerics_id())"
     assert _in_fresh_process(dict(os.environ), code) == _numerics.numerics_id()
+
+
+# ---------------------------------------------------------------------- outside the scripts
+# The README's other ways in (python -m flexlib, JupyterLab, a script that imports flexlib) must
+# give the numbers of the scripts without their environment.  Each check starts a process with
+# the pins removed from its environment.
+
+def _scrubbed():
+    return {k: v for k, v in os.environ.items()
+            if k not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES", "FLEXLIB_NUMERICS_FROM")}
+
+
+_ID = "from flexlib._numerics import numerics_id; print(numerics_id())"
+
+
+def _pinned_id():
+    """numerics_id of a process started with the pins in its environment (the scripts' way)."""
+    return _in_fresh_process({**_scrubbed(), **_numerics.pins()}, _ID)
+
+
+def _pinned_fingerprints():
+    import json
+    path = ROOT / "tests" / "data" / "reference_runs" / f"numerics-{_pinned_id()}.json"
+    if not path.exists():
+        pytest.skip(f"no fingerprints recorded under the pinned numerics of this CPU ({path.name})")
+    return json.loads(path.read_text())
+
+
+def test_import_flexlib_sets_the_pins_before_numpy_loads():
+    out = _in_fresh_process(_scrubbed(), "import os, flexlib\n" + _ID + "\n"
+                            "print(all(os.environ.get(k) == v for k, v in "
+                            "flexlib._numerics.pins().items()))").splitlines()
+    assert out == [_pinned_id(), "True"]
+
+
+@pytest.mark.skipif("NPY_DISABLE_CPU_FEATURES" not in _numerics.pins(),
+                    reason="this CPU has no AVX-512: NumPy rounds the same either way")
+def test_numpy_loaded_first_without_the_pins_gives_a_warning():
+    out = subprocess.run([sys.executable, "-W", "always", "-c", "import numpy, flexlib"],
+                         env=_scrubbed(), capture_output=True, text=True, timeout=120)
+    assert "RuntimeWarning" in out.stderr and "before NumPy" in out.stderr
+
+
+@pytest.mark.parametrize("numpy_first", [False, True], ids=["plain", "numpy-loaded-first"])
+def test_the_cli_without_the_scripts_environment_gives_the_recorded_numbers(tmp_path, numpy_first):
+    """``python -m flexlib simulate`` started outside scripts/*.sh gives the velocity jumps of
+    the fingerprint recorded under the pins (tests/data/reference_runs; on an AVX-512 CPU the
+    unpinned frictionless run makes 59 jumps and 8 impacts, the pinned one 67 and 9).  With
+    ``numpy_first`` a sitecustomize loads NumPy before flexlib, so the CLI has to start itself
+    again with the pins."""
+    import json
+    ref = _pinned_fingerprints()["frictionless"]
+    env = _scrubbed()
+    if numpy_first:
+        (tmp_path / "sitecustomize.py").write_text("import numpy\n")
+        env["PYTHONPATH"] = str(tmp_path) + os.pathsep + env.get("PYTHONPATH", "")
+    out = tmp_path / "run.json"
+    run = subprocess.run([sys.executable, "-m", "flexlib", "simulate", "--case", "3.2", "--model",
+                          "frictionless", "--t-end", str(ref["t_end"]), "--json", str(out),
+                          "--quiet"], env=env, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert "note" not in run.stderr and "Warning" not in run.stderr, run.stderr
+    summary = json.loads(out.read_text())
+    assert summary["stats"]["n_jumps"] == len(ref["jump_t"])
+    starts = [im["t_start"] for im in summary["impacts"]]
+    for t in starts:                       # every impact starts with one of the recorded jumps
+        assert min(abs(t - tj) for tj in ref["jump_t"]) <= 1e-12 * t
+
+
+def test_the_flexlib_kernel_runs_pinned(tmp_path):
+    """The Jupyter kernel "flexlib" (what the notebooks name and JupyterLab starts) loads NumPy
+    with the pins even when the notebook imports NumPy before flexlib and JupyterLab was started
+    without them."""
+    jupyter_client = pytest.importorskip("jupyter_client")
+    pytest.importorskip("ipykernel")
+    from jupyter_client.kernelspec import KernelSpecManager
+    path = _numerics.write_kernelspec(prefix=str(tmp_path))
+    ksm = KernelSpecManager(kernel_dirs=[str(tmp_path / "share" / "jupyter" / "kernels")])
+    km = jupyter_client.KernelManager(kernel_name=_numerics.KERNEL_NAME, kernel_spec_manager=ksm)
+    assert km.kernel_spec.resource_dir == str(Path(path).parent)
+    km.start_kernel(env=_scrubbed())
+    kc = km.client()
+    try:
+        kc.start_channels()
+        kc.wait_for_ready(timeout=60)
+        text = []
+        kc.execute_interactive("import numpy\n" + _ID, timeout=60,
+                               output_hook=lambda m: text.append(m["content"].get("text", "")))
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    assert "".join(text).strip() == _pinned_id()
+
+
+def test_the_scripts_install_the_kernel_into_the_venv():
+    if os.environ.get("FLEXLIB_NUMERICS_FROM") != "scripts/_venv.sh":
+        pytest.skip("not run through bash scripts/test.sh, which installs the kernel")
+    import json
+    spec = Path(sys.prefix) / "share" / "jupyter" / "kernels" / _numerics.KERNEL_NAME / "kernel.json"
+    assert json.loads(spec.read_text()) == json.loads(json.dumps(_numerics.kernelspec()))

@@ -215,7 +215,14 @@ def test_table_has_one_row_per_point(local_2x2, tmp_path):
         assert row["energy_lost_1"] == p.energy_lost.sel(impact=1).item()
         assert row["status"] == "ok"
     back = pd.read_csv(tmp_path / "study.csv")
-    assert np.array_equal(back["peak_normal_force_1"].to_numpy(), df["peak_normal_force_1"].to_numpy())
+    assert np.array_equal(back["peak_normal_force_1 [N]"].to_numpy(), df["peak_normal_force_1"].to_numpy())
+    # every column of the file but the two text columns says its unit
+    header = (tmp_path / "study.csv").read_text().splitlines()[0].split(",")
+    assert header[0] == "model" and header[-1] != "status" and "status" in header
+    for name in header:
+        if name not in ("model", "status"):
+            assert name.endswith("]") and " [" in name, name
+    assert {"energy_lost_1 [J]", "impact_start_2 [s]", "n_impacts [-]", "wall_time [s]"} <= set(header)
 
 
 def test_int_and_angle_parameters_and_metric_selection():
@@ -282,7 +289,7 @@ def test_cli_sweep_writes_the_same_dataset(local_2x2, tmp_path):
     assert list(ds.model.values) == ["lugre", "frictionless"]
     xr.testing.assert_equal(_no_timings(ds.sel(model=["lugre"])), _no_timings(local_2x2))
     assert ds.attrs["models"] == "lugre,frictionless"
-    assert (tmp_path / "study.csv").read_text().startswith("model,mu_d,sigma0,")
+    assert (tmp_path / "study.csv").read_text().startswith("model,mu_d [-],sigma0 [1/m],")
 
 
 @pytest.mark.parametrize("argv, words", [
@@ -348,3 +355,12 @@ def test_a_stiffness_sweep_of_a_continuous_model():
         assert p.normal_impulse.item() == res.impacts[0]["normal_impulse"]
         pen.append(p.max_penetration.item())
     assert pen[1] < 0.3 * pen[0]          # 100x stiffer: (1/100)^0.4 = 0.16 for Hertz
+
+
+def test_cli_sweep_help_lists_every_model(tmp_path):
+    p = _cli("--help", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    option = p.stdout.split("\n  --model MODEL", 1)[1].split("\n  --grid", 1)[0]
+    for m in fl.MODELS:
+        assert m in " ".join(option.split()), m
+        assert f"\n  {m} " in p.stdout, f"model {m} has no line in the models list"

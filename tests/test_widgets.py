@@ -108,16 +108,58 @@ def test_returning_to_a_setting_uses_the_cache():
 
 
 def test_invalid_combination_shows_a_message():
-    p, stub = _panel()
+    p, stub = _panel(models=("continuous_coulomb",), fields=["v0", "v1"])
     p.output.outputs = ({"output_type": "stream", "name": "stdout", "text": "last good plot"},)
     stub.calls.clear()
-    p.sliders["mu_s"].value = 0.2                # below mu_d = 0.4: ValueError in params
+    p.sliders["v0"].value = 1e-2                 # above v1 = 1e-3: ValueError in params
     assert stub.calls == []
-    assert "mu_s" in p.error and "mu_s" in p.status.value
+    assert "v0" in p.error and "v1" in p.status.value
     assert "Traceback" not in p.status.value
     assert p.output.outputs[0]["text"] == "last good plot"
-    p.sliders["mu_s"].value = 0.5                # valid again (and cached)
+    p.sliders["v0"].value = 1e-4                 # valid again (and cached)
     assert p.error is None and stub.calls == []
+
+
+def test_mu_d_above_mu_s_moves_mu_s_up_with_it():
+    """A user who drags μ_d past μ_s expects μ_s to follow (μ_s ≥ μ_d), not a refusal."""
+    p, stub = _panel()
+    stub.calls.clear()
+    p.sliders["mu_d"].value = 0.8                # mu_s = 0.5 before
+    assert p.sliders["mu_s"].value == 0.8
+    assert len(stub.calls) == 2 and {(c[1], c[2]) for c in stub.calls} == {(0.8, 0.8)}
+    assert p.error is None and "μ_s moved up to 0.8" in p.status.value
+    stub.calls.clear()
+    p.sliders["mu_s"].value = 0.3                # below mu_d: mu_d follows it down
+    assert p.sliders["mu_d"].value == 0.3
+    assert len(stub.calls) == 2 and {(c[1], c[2]) for c in stub.calls} == {(0.3, 0.3)}
+    assert "μ_d moved down to 0.3" in p.status.value
+    stub.calls.clear()
+    p.sliders["mu_s"].value = 0.6                # no crossing: nothing else moves, no note
+    assert p.sliders["mu_d"].value == 0.3 and "moved" not in p.status.value
+    assert {(c[1], c[2]) for c in stub.calls} == {(0.3, 0.6)}
+
+
+def test_without_a_mu_s_slider_the_case_mu_s_follows_mu_d():
+    p, stub = _panel(fields=["mu_d"])
+    stub.calls.clear()
+    p.sliders["mu_d"].value = 0.9                # the whole slider range runs
+    assert p.error is None and {(c[1], c[2]) for c in stub.calls} == {(0.9, 0.9)}
+    assert "μ_s raised to 0.9" in p.status.value
+    p.sliders["mu_d"].value = 0.3
+    assert {(c[1], c[2]) for c in stub.calls[-2:]} == {(0.3, 0.5)} and "raised" not in p.status.value
+
+
+def test_a_lugre_friction_force_above_mu_s_n_is_explained():
+    p, stub = _panel(models=("lugre", "hybrid_coulomb"), fields=["mu_d"])
+    assert "bristle damping" not in p.readout.value      # the stub's 45.7 N < 0.5 x 123 N
+    big = dict(t_start=0.3329, peak_normal_force=3800.0, peak_friction_force=14000.0, energy_lost=0.6)
+    results = {m: SimpleNamespace(model=m, case=p.case, t=np.array([0.0, 0.75]), impacts=[big])
+               for m in ("lugre", "hybrid_coulomb", "continuous_lugre")}
+    notes = widgets.readout_notes(results)
+    assert len(notes) == 3
+    assert "unified LuGre" in notes[0] and "σ1 ż" in notes[0] and "3.7 × peak N" in notes[0]
+    assert "penalty" in notes[2] and "stiffness K" in notes[2]
+    assert not any("hybrid Coulomb" in n for n in notes)
 
 
 def test_simulation_error_shows_a_message():
@@ -208,7 +250,7 @@ def test_static_fallback_says_what_the_panel_does():
 
 
 def test_static_fallback_after_an_error_has_no_stale_table():
-    p, _ = _panel()
-    p.sliders["mu_s"].value = 0.2                # invalid: the readout would be stale
+    p, _ = _panel(models=("continuous_coulomb",), fields=["v0", "v1"])
+    p.sliders["v0"].value = 1e-2                 # invalid: the readout would be stale
     html = p._repr_mimebundle_()["text/html"]
     assert "kernel" in html and "<table" not in html
