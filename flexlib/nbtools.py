@@ -223,7 +223,7 @@ def roundoff_spread(result, measure=lambda r: len(r.impacts), rel=ROUNDOFF) -> l
     that changes between them depends on the last bits of the computation, as it does between
     two CPUs, and is not a finding; the late impacts of a bouncing sequence are such numbers."""
     from .simulate import simulate
-    case, t_end = result.case, float(result.t[-1])
+    case, t_end = result.case, result.t_end
     out = [measure(result)]
     for d in rel:
         out.append(measure(simulate(case.with_(theta0=case.beam.theta0 * (1.0 + d)), result.model, t_end)))

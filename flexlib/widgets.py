@@ -130,7 +130,7 @@ class Panel:
         for t in [*self.sliders.values(), *self.checkboxes.values()]:
             t.observe(self._on_change, names="value")
         for m, r in (results or {}).items():       # seed the cache with runs made already
-            if r is not None and abs(float(r.t[-1]) - self.t_end) < 1e-9:
+            if r is not None and abs(r.t_end - self.t_end) < 1e-9:
                 self.cache[(canonical_model(m), r.case.key(), self.t_end)] = r
         self.widget = w.VBox([w.HBox(list(self.checkboxes.values())),
                               w.GridBox(list(self.sliders.values()),
