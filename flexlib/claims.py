@@ -620,10 +620,13 @@ def _claims_c17(x: _Runs) -> list:
     if nimp >= 3:
         per = [_impact_diff(rc, ru, "v_t", i) for i in range(min(nimp, n_impacts))]
         ok = all(per[i + 1] >= per[i] for i in range(len(per) - 1))
+        missing = [str(i + 1) for i, p in enumerate(per) if not math.isfinite(p)]
         out.append(_claim("C17", "Coulomb's sliding velocity departs progressively from the LuGre pair.",
                           "v_t diff in impact k of Coulomb vs impact k of unified LuGre, both timed from the "
                           "impact's start (samples where both are in contact), max|dv_t| / range",
-                          "non-decreasing", None, _verdict(ok), _seq(per)))
+                          "non-decreasing", None, NA if missing else _verdict(ok), _seq(per)
+                          + (f"; impact{'s' if len(missing) > 1 else ''} {', '.join(missing)}: no instant (timed from the impact's start) at "
+                             "which both are in contact" if missing else "")))
     return out
 
 def _claims_c18(x: _Runs) -> list:
@@ -745,6 +748,9 @@ def evaluate_claims(results: dict, n_impacts: int = 4) -> list[dict]:
     out = []
     for claims_of in _CLAIMS:
         out += claims_of(x)
+    have_ids = {c["id"] for c in out}
+    out += [_claim(f"C{k}", "", "", "", None, NA, f"the runs have too few impacts ({nimp})")
+            for k in range(1, 25) if f"C{k}" not in have_ids]
     out.append(_claim("C25", "Case 3.1 agrees with ref. [32].", "", "", None, NA,
                       "ref. [32] (Yuan et al. 2016) is not available; Figs 2-3 are reproduced as plots only"))
     if not complete:
