@@ -215,3 +215,47 @@ def test_value_formats():
     assert cl.format_value(dict(value=float("nan"), unit="%")) == "n/a"
     assert cl.format_value(dict(value=1.159)) == "1.159"
     assert math.isnan(cl.compare(FakeRun({"N": force(2.0)}), FakeRun({"N": force(2.0)}), "N", 5.0, 6.0).value)
+
+
+# --------------------------------------------------------------------------- prose against the data
+def _ids(text):
+    return [s.strip() for s in text.split(",")]
+
+
+def test_readme_claims_finding_matches_claims_json():
+    """The README's claims bullet quotes the verdicts of figures/data/claims.json."""
+    import json
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    claims = json.loads((root / "figures" / "data" / "claims.json").read_text())
+    by = {}
+    for c in claims:
+        by.setdefault(c["verdict"], []).append(c["id"])
+    weak = [c["id"] for c in claims if c["robust"] != "robust"]
+    text = " ".join((root / "README.md").read_text().split())
+    bullet = text[text.index("**Claims.**"):text.index("**How the claims are measured")]
+    m = re.search(r"(\d+) of the 25 hold \(([^)]*)\); (\d+) of them are marked \"not robust\" \(([^)]*)\)", bullet)
+    assert m, bullet
+    assert int(m[1]) == len(by[cl.HOLDS]) and _ids(m[2]) == by[cl.HOLDS]
+    assert _ids(m[4]) == [i for i in weak if i in by[cl.HOLDS]] and int(m[3]) == len(_ids(m[4]))
+    m = re.search(r"(\d+) do not hold \(([^;)]*)[;)]", bullet)
+    assert int(m[1]) == len(by[cl.FAILS]) and _ids(m[2]) == by[cl.FAILS]
+    m = re.search(r"(\d+) cannot be checked \((C\d+):[^;]*; (C\d+):", bullet)
+    assert int(m[1]) == len(by[cl.NA]) and [m[2], m[3]] == by[cl.NA]
+
+
+def test_notebook_07_prose_matches_axial_study():
+    """What notebook 07 says about C1, C16, C18 and C20 per number of axial modes."""
+    import json
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    study = json.loads((root / "figures" / "data" / "axial_study.json").read_text())
+    v = {na: {c["id"]: c["verdict"] for c in cs} for na, cs in study["claims"].items()}
+    with_axial = [na for na in v if na != "0"]
+    src = (root / "scripts" / "build_notebook_07.py").read_text()
+    assert "C1 and C18 do not hold for any Na ≥ 1" in " ".join(src.split())
+    for cid in ("C1", "C18"):
+        assert v["0"][cid] == cl.HOLDS and all(v[na][cid] == cl.FAILS for na in with_axial)
+    assert "does not hold\n  for any Na" in src and all(v[na]["C16"] == cl.FAILS for na in v)
+    assert v["0"]["C20"] == cl.NA and any(v[na]["C20"] != cl.NA for na in with_axial)
