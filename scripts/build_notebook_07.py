@@ -267,15 +267,18 @@ for m in MODELS:
   for any Na, for different reasons: without axial modes the LuGre pair's displacements coincide but
   nothing sticks; with axial modes all three models slip forward, slip back and stick, but the LuGre
   pair's displacements differ by several per cent.
-* **Other verdicts that change with Na** are not monotone in Na: they concern the later impacts,
-  which are not converged in Na (see above), rather than a systematic effect of stick. Claims about
-  the first contact (its time, the velocity jump, the first impact's N) do not depend on the choice,
-  and the claims that do not hold in the paper's model because the LuGre pair differs (C1, C18) do
-  not hold with axial modes either.
+* **The LuGre pair agrees only without stick.** In the paper's model neither LuGre model sticks, so
+  both integrate the same slip equations, and the claims that the pair gives the same results (C1,
+  C18) hold. With axial modes the hybrid model sticks and the unified one has no stick state; the two
+  then differ, and C1 and C18 do not hold for any Na ≥ 1.
+* **Other verdicts that change with Na** concern the later impacts, which are not converged in Na
+  (see above), or details of the first impact that move with Na (its peak forces, the energy it
+  loses), rather than a systematic effect of stick. The first contact itself (its time and velocity
+  jump) does not depend on the choice.
 * **Runs can end early.** A hybrid LuGre run with more axial modes can reach the Painlevé singularity
   of [docs/model.md §8](../docs/model.md#8-contact-phase-constraints-baumgarte-stabilisation-and-the-force-solves) (the LuGre transient μ = σ1ż exceeds 1/k); flexlib stops it with a
   `SimulationError` instead of continuing, and the claims that need later impacts are then not
-  evaluated for that Na.
+  checkable for that Na.
 
 The numbers behind these statements, generated from the study:
 """),
