@@ -249,18 +249,23 @@ for m in MODELS:
   matrix is well conditioned and the hybrid models stick in the first impact and in most later ones,
   as the paper's Fig 12 shows.
 * **Claims about stick** become checkable only with Na ≥ 1: C20 ("during stick μ takes values below
-  and above μ_d") cannot be checked in the paper's model (no stick). C16 asks for forward slip,
-  reverse slip *and stick* in the first impact with the LuGre pair identical; without axial modes
-  nothing sticks, with axial modes the pair no longer moves identically. Their verdicts per Na, and
-  those of the claims that compare the LuGre pair (C1, C18), are listed below, generated from the
-  study.
+  and above μ_d") is not checkable in the paper's model (no stick) and is evaluated with axial modes.
+  C16 (forward slip, reverse slip *and stick* in the first impact, LuGre pair identical) does not hold
+  for any Na, for different reasons: without axial modes the LuGre pair's displacements coincide but
+  nothing sticks; with axial modes all three models slip forward, slip back and stick, but the LuGre
+  pair's displacements differ by several per cent.
+* **The LuGre pair agrees only without stick.** In the paper's model neither LuGre model sticks, so
+  both integrate the same slip equations, and the claims that the pair gives the same results (C1,
+  C18) hold. With axial modes the hybrid model sticks and the unified one has no stick state; the two
+  then differ, and C1 and C18 do not hold for any Na ≥ 1.
 * **Other verdicts that change with Na** concern the later impacts, which are not converged in Na
-  (see above), rather than a systematic effect of stick. Claims about the first contact (its time,
-  the velocity jump, the first impact's N) do not depend on the choice.
+  (see above), or details of the first impact that move with Na (its peak forces, the energy it
+  loses), rather than a systematic effect of stick. The first contact itself (its time and velocity
+  jump) does not depend on the choice.
 * **Runs can end early.** A hybrid LuGre run with more axial modes can reach the Painlevé singularity
   of [docs/model.md §8](../docs/model.md#8-contact-phase-constraints-baumgarte-stabilisation-and-the-force-solves) (the LuGre transient μ = σ1ż exceeds 1/k); flexlib stops it with a
   `SimulationError` instead of continuing, and the claims that need later impacts are then not
-  evaluated for that Na.
+  checkable for that Na.
 
 The numbers behind these statements, generated from the study:
 """),

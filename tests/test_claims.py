@@ -1,0 +1,261 @@
+"""flexlib.claims on small synthetic runs whose answers follow from their construction.
+
+A fake run has what the claims read from a SimulationResult: ``t``, ``h``, ``jumps`` (each with
+"t"), ``impacts`` and ``sample(times, key)``.  Its histories are functions of time evaluated
+exactly (as a dense output would be), with a step at each velocity jump; the history holds two
+samples at a jump time (before and after) and ``sample`` at a jump time returns the post-jump
+value.
+"""
+import math
+
+import numpy as np
+import pytest
+
+from flexlib import claims as cl
+
+
+class FakeRun:
+    def __init__(self, funcs, jumps=(), impacts=(), t_end=1.0, dt=1e-5, offset=0.0):
+        self.funcs = funcs                      # key -> f(t) (vectorised, post-jump at a jump time)
+        self.jumps = [dict(t=t) for t in jumps]
+        self.impacts = [dict(im) for im in impacts]
+        grid = np.arange(offset, t_end, dt)
+        self.t = np.sort(np.concatenate((grid, jumps, jumps)))   # two samples at each jump
+        self.h = {k: f(self.t) for k, f in funcs.items()}
+        for tj in jumps:                        # the first of the two samples is the pre-jump value
+            i = int(np.searchsorted(self.t, tj, side="left"))
+            for k, f in funcs.items():
+                self.h[k][i] = _before(f, tj)
+
+    def sample(self, times, key):
+        return self.funcs[key](np.asarray(times, float))
+
+
+def _before(f, tj):
+    """The value just before a jump at tj: the limit from the left (f is piecewise smooth)."""
+    return float(f(np.array([np.nextafter(tj, -np.inf)]))[0])
+
+
+def force(t_jump, step=100.0, bump=0.0, bump_at=0.5, width=0.01):
+    """A smooth force with a step of ``step`` at ``t_jump`` and a Gaussian bump of height ``bump``."""
+    def f(t):
+        t = np.asarray(t, float)
+        return (50.0 * np.sin(2 * np.pi * t) + step * (t >= t_jump)
+                + bump * np.exp(-((t - bump_at) / width) ** 2))
+    return f
+
+
+def _range(f, t_end=1.0):
+    v = f(np.linspace(0.0, t_end, 200001))
+    return v.max() - v.min()
+
+
+def test_jump_offset_by_a_picosecond_compares_as_identical():
+    tj = 0.3
+    a = FakeRun({"N": force(tj)}, jumps=[tj], impacts=[dict(t_start=0.2, t_end=0.9)])
+    b = FakeRun({"N": force(tj + 1e-12)}, jumps=[tj + 1e-12], impacts=[dict(t_start=0.2, t_end=0.9)],
+                offset=3e-6)
+    d = cl.compare(a, b, "N", 0.0, 0.99)
+    assert d.value < 1e-9
+    assert cl.rel_diff(a, b, "N", 0.0, 0.99) == d.value
+    # the stricter pointwise comparison sees the whole step at one instant
+    assert d.pointwise == pytest.approx(100.0 / _range(force(tj)), rel=1e-3)
+    assert d.n_pairs == 1 and d.n_unmatched == 0
+    assert d.dt_jump == pytest.approx(1e-12, rel=1e-3)
+    assert cl.fmt_dt(d.dt_jump) == "1 ps"
+
+
+def test_real_force_difference_is_not_hidden():
+    """The same jump, and a bump of 10 N far from it: the comparison reports 10 N / range."""
+    tj = 0.3
+    a = FakeRun({"N": force(tj)}, jumps=[tj])
+    b = FakeRun({"N": force(tj, bump=10.0, bump_at=0.6)}, jumps=[tj])
+    d = cl.compare(a, b, "N", 0.0, 0.99)
+    assert d.value == pytest.approx(10.0 / _range(force(tj)), rel=1e-3)
+    assert d.value > cl.COINCIDE
+    assert d.abs == pytest.approx(10.0, rel=1e-6)
+
+
+def test_a_difference_right_at_a_jump_is_left_out_only_within_the_window():
+    """A narrow bump inside the window around the jump is not seen (only pointwise); the same bump
+    far from the jump is."""
+    tj, w = 0.3, cl.JUMP_WINDOW / 10
+    base = FakeRun({"N": force(tj)}, jumps=[tj])
+    near = FakeRun({"N": force(tj, bump=10.0, bump_at=tj + cl.JUMP_WINDOW / 2, width=w)}, jumps=[tj])
+    d = cl.compare(base, near, "N", 0.0, 0.99)
+    assert d.value < 1e-6 < 10.0 / _range(force(tj)) / 2 < d.pointwise
+    far = FakeRun({"N": force(tj, bump=10.0, bump_at=0.6, width=1e-3)}, jumps=[tj])
+    assert cl.compare(base, far, "N", 0.0, 0.99).value == pytest.approx(10.0 / _range(force(tj)), rel=1e-3)
+
+
+def test_jump_pairs_matched_by_impact():
+    imp = [dict(t_start=0.1, t_end=0.2), dict(t_start=0.5, t_end=0.6)]
+    a = FakeRun({}, jumps=[0.1, 0.15, 0.5], impacts=imp)
+    b = FakeRun({}, jumps=[0.1 + 2e-6, 0.15, 0.17, 0.5 + 1e-9], impacts=imp)
+    pairs, unmatched = cl.jump_pairs(a, b)
+    assert pairs == [(0.1, 0.1 + 2e-6), (0.15, 0.15), (0.5, 0.5 + 1e-9)]
+    assert unmatched == 1
+    # a window ending where impact 2 starts leaves that impact's jumps out
+    pairs, unmatched = cl.jump_pairs(a, b, 0.0, 0.5)
+    assert [p[0] for p in pairs] == [0.1, 0.15] and unmatched == 1
+
+
+# --------------------------------------------------------------------------- claims on fake runs
+def _runs(rc, rh, ru, t_end=1.0, n_impacts=4):
+    st = [im["t_start"] for im in ru.impacts]
+    win = [(st[k], st[k + 1] if k + 1 < len(st) else t_end) for k in range(len(st))]
+    nimp = min(len(r.impacts) for r in (rc, rh, ru))
+    return cl._Runs(rc, rh, ru, t_end, nimp, win, n_impacts)
+
+
+def _impacts(starts, dur=0.01, **fields):
+    return [dict(t_start=s, t_end=s + dur, **{k: v[i] for k, v in fields.items()}) for i, s in enumerate(starts)]
+
+
+def test_c2_identical_force_is_measured_by_the_peak():
+    """Equal peaks, histories 3 % of the range apart: C2 holds, and the detail shows the stricter
+    whole-history measure (12 N out of 400 N)."""
+    imps = _impacts([0.2, 0.5, 0.8], peak_normal_force=[400.0, 300.0, 200.0])
+    f = lambda t: np.where((t >= 0.2) & (t <= 0.21), 400.0 * np.sin(np.pi * (np.asarray(t) - 0.2) / 0.01), 0.0)
+    g = lambda t: f(t) + 12.0 * np.exp(-((np.asarray(t) - 0.203) / 0.001) ** 2)
+    rc = FakeRun({"N": g}, impacts=imps)
+    rh = FakeRun({"N": f}, impacts=imps)
+    ru = FakeRun({"N": f}, impacts=imps)
+    c2 = cl._claims_c2(_runs(rc, rh, ru))[0]
+    assert c2["verdict"] == cl.HOLDS and c2["value"] == 0.0 and c2["unit"] == "%"
+    assert "hybrid_coulomb vs hybrid_lugre 3.00%" in c2["detail"]
+    imps_c = _impacts([0.2, 0.5, 0.8], peak_normal_force=[420.0, 300.0, 200.0])
+    rc = FakeRun({"N": f}, impacts=imps_c)
+    c2 = cl._claims_c2(_runs(rc, rh, ru))[0]
+    assert c2["verdict"] == cl.FAILS and c2["value"] == pytest.approx(20.0 / 420.0)
+
+
+def test_c14_rebound_is_the_angle_not_the_gravitational_energy():
+    """Between impacts 2 and 3 Coulomb's theta peaks lower, its V_G higher (bending): C14 follows
+    theta, and fails; swapping the theta peaks makes it hold."""
+    imps = _impacts([0.1, 0.3, 0.7])
+    bump = lambda h, at=0.5: (lambda t: h * np.exp(-((np.asarray(t, float) - at) / 0.05) ** 2))
+    rc = FakeRun({"theta": bump(0.19), "V_G": bump(0.80)}, impacts=imps)
+    ru = FakeRun({"theta": bump(0.20), "V_G": bump(0.79)}, impacts=imps)
+    c14 = cl._claims_c14(_runs(rc, ru, ru))[0]
+    assert c14["verdict"] == cl.FAILS
+    assert c14["value"] == pytest.approx(0.19 - 0.20, abs=1e-6) and c14["unit"] == "rad"
+    rc = FakeRun({"theta": bump(0.21), "V_G": bump(0.78)}, impacts=imps)
+    assert cl._claims_c14(_runs(rc, ru, ru))[0]["verdict"] == cl.HOLDS
+
+
+def _trend_runs(amplitudes):
+    """Coulomb's theta differs from LuGre's by a bump of the given height in the middle of each
+    inter-impact interval; LuGre's theta = 10 t has the whole-run range 10 t_end."""
+    starts = [0.1 * (k + 1) for k in range(len(amplitudes))]
+    imps = _impacts(starts, energy_after=[1.0] * len(starts))
+    base = lambda t: 10.0 * np.asarray(t, float)
+    diff = lambda t: sum(a * np.exp(-((np.asarray(t, float) - s - 0.05) / 0.005) ** 2)
+                         for a, s in zip(amplitudes, starts))
+    one = lambda t: np.ones_like(np.asarray(t, float))
+    rc = FakeRun({"theta": lambda t: base(t) + diff(t), "E": one}, impacts=imps)
+    ru = FakeRun({"theta": base, "E": one}, impacts=imps)
+    return _runs(rc, ru, ru, t_end=0.1 * (len(amplitudes) + 1))
+
+
+def test_c23_reads_every_interval_to_see_the_difference_shrink():
+    """Rises over the first four intervals and falls over the last three: with every interval
+    read, C23 holds; a difference that only rises does not.  Range of theta: 8 (t_end = 0.8)."""
+    c23 = [c for c in cl._claims_c11_c23(_trend_runs([0.04, 0.08, 0.16, 0.32, 0.16, 0.08, 0.04]))
+           if c["id"] == "C23"][0]
+    assert c23["verdict"] == cl.HOLDS
+    assert c23["detail"].startswith("0.50%, 1.00%, 2.00%, 4.00%, 2.00%, 1.00%, 0.50%;")
+    assert "7 inter-impact intervals" in c23["metric"]
+    c23 = [c for c in cl._claims_c11_c23(_trend_runs([0.04, 0.08, 0.16, 0.32, 0.4, 0.48, 0.56]))
+           if c["id"] == "C23"][0]
+    assert c23["verdict"] == cl.FAILS
+
+
+def test_grows_then_shrinks():
+    assert cl._grows_then_shrinks([1, 3, 2]) is True
+    assert cl._grows_then_shrinks([1, 2, 3]) is False
+    assert cl._grows_then_shrinks([1, 2]) is None
+
+
+# --------------------------------------------------------------------------- the table
+CLAIMS = [dict(id="C1", text="a | b", metric="max|x|", threshold="<= 1%", value=0.0012, unit="%",
+               verdict="holds", detail="d", robust="robust"),
+          dict(id="C14", text="t", metric="m", threshold="x", value=-0.0031, unit="rad",
+               verdict="does not hold", detail="", robust="not robust (N = 4 modes: holds)"),
+          dict(id="C9", text="t", metric="m", threshold="x", value=None, unit="",
+               verdict="does not hold", detail="", robust="robust")]
+
+
+def test_table_markdown_left_aligned_with_units():
+    md = cl.claims_table(CLAIMS, "markdown")
+    lines = md.strip().split("\n")
+    assert lines[1] == "|" + "|".join(":---" for _ in cl.TABLE_COLUMNS) + "|"
+    assert "a \\| b" in lines[2] and "max\\|x\\|" in lines[2]
+    assert "| 0.12 % |" in lines[2] and "| -0.0031 rad |" in lines[3]
+    assert "**does not hold**" in lines[3] and "not robust (N = 4 modes: holds)" in lines[3]
+    assert cl.claims_markdown(CLAIMS, "# title").startswith("# title\n\n| claim |")
+
+
+def test_table_html_same_cells_left_aligned():
+    html = cl.claims_table(CLAIMS, "html")
+    assert html.count("<tr>") == len(CLAIMS) + 1
+    assert html.count('text-align: left') == (len(CLAIMS) + 1) * len(cl.TABLE_COLUMNS)
+    assert "0.12 %" in html and "-0.0031 rad" in html and "a | b" in html
+    with pytest.raises(ValueError):
+        cl.claims_table(CLAIMS, "latex")
+
+
+def test_summary_lists_verdicts_and_robustness():
+    s = cl.claims_summary(CLAIMS)
+    assert "holds: 1 (C1)" in s and "does not hold: 2 (C14, C9)" in s
+    assert "not robust (the verdict changes in a variant): C14" in s
+
+
+def test_value_formats():
+    assert cl.format_value(dict(value=float("nan"), unit="%")) == "n/a"
+    assert cl.format_value(dict(value=1.159)) == "1.159"
+    assert math.isnan(cl.compare(FakeRun({"N": force(2.0)}), FakeRun({"N": force(2.0)}), "N", 5.0, 6.0).value)
+
+
+# --------------------------------------------------------------------------- prose against the data
+def _ids(text):
+    return [s.strip() for s in text.split(",")]
+
+
+def test_readme_claims_finding_matches_claims_json():
+    """The README's claims bullet quotes the verdicts of figures/data/claims.json."""
+    import json
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    claims = json.loads((root / "figures" / "data" / "claims.json").read_text())
+    by = {}
+    for c in claims:
+        by.setdefault(c["verdict"], []).append(c["id"])
+    weak = [c["id"] for c in claims if c["robust"] != "robust"]
+    text = " ".join((root / "README.md").read_text().split())
+    bullet = text[text.index("**Claims.**"):text.index("**How the claims are measured")]
+    m = re.search(r"(\d+) of the 25 hold \(([^)]*)\); (\d+) of them are marked \"not robust\" \(([^)]*)\)", bullet)
+    assert m, bullet
+    assert int(m[1]) == len(by[cl.HOLDS]) and _ids(m[2]) == by[cl.HOLDS]
+    assert _ids(m[4]) == [i for i in weak if i in by[cl.HOLDS]] and int(m[3]) == len(_ids(m[4]))
+    m = re.search(r"(\d+) do not hold \(([^;)]*)[;)]", bullet)
+    assert int(m[1]) == len(by[cl.FAILS]) and _ids(m[2]) == by[cl.FAILS]
+    m = re.search(r"(\d+) cannot be checked \((C\d+):[^;]*; (C\d+):", bullet)
+    assert int(m[1]) == len(by[cl.NA]) and [m[2], m[3]] == by[cl.NA]
+
+
+def test_notebook_07_prose_matches_axial_study():
+    """What notebook 07 says about C1, C16, C18 and C20 per number of axial modes."""
+    import json
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    study = json.loads((root / "figures" / "data" / "axial_study.json").read_text())
+    v = {na: {c["id"]: c["verdict"] for c in cs} for na, cs in study["claims"].items()}
+    with_axial = [na for na in v if na != "0"]
+    src = (root / "scripts" / "build_notebook_07.py").read_text()
+    assert "C1 and C18 do not hold for any Na ≥ 1" in " ".join(src.split())
+    for cid in ("C1", "C18"):
+        assert v["0"][cid] == cl.HOLDS and all(v[na][cid] == cl.FAILS for na in with_axial)
+    assert "does not hold\n  for any Na" in src and all(v[na]["C16"] == cl.FAILS for na in v)
+    assert v["0"]["C20"] == cl.NA and any(v[na]["C20"] != cl.NA for na in with_axial)
