@@ -688,6 +688,9 @@ def simulate_penalty_rod(rod: Rod, h0: float, theta0: float, t_end: float, stiff
     contacts: list = []
     open_contact = {}
     closed = rod_gaps(q, d) < 0.0
+    for j in np.flatnonzero(closed):
+        open_contact[j] = len(contacts)
+        contacts.append([int(j), t, None, y[3:].copy(), None])
     message = "reached t_end"
 
     def forces(y_, closed_):

@@ -409,3 +409,25 @@ def test_penalty_hunt_crossley_damping_dissipates():
         energies.append((qd_on @ qd_on, qd_off @ qd_off))
     assert energies[0][1] == pytest.approx(energies[0][0], rel=1e-3)
     assert energies[1][1] < 0.9 * energies[1][0]
+
+
+def test_penalty_rod_rests_at_the_static_penetration():
+    """A flat rod on two linear penalty springs is in equilibrium with each end pressed in by
+    delta = m g0 / (2 K): started there at rest it stays there, carrying N = m g0 / 2 per end."""
+    rod = ref.falling_rod_case()
+    K = 1e5
+    delta = rod.m * G0 / (2 * K)
+    run = ref.simulate_penalty_rod(rod, -delta, 0.0, 0.05, stiffness=K)
+    assert [c[:3] for c in run.contacts] == [(0, 0.0, None), (1, 0.0, None)]
+    assert run.message == "reached t_end"
+    np.testing.assert_allclose(run.q[:, 1], -delta, rtol=1e-9)
+    np.testing.assert_allclose(run.qd, 0.0, atol=1e-9)
+    np.testing.assert_allclose(run.N, rod.m * G0 / 2, rtol=1e-9)
+    d = ref.rod_offsets(rod, [0.0, 1.0])
+    q, qd = np.array([0.5, -1e-4, 0.01]), np.array([0.0, -0.2, 0.3])
+    g = q[1] + d * np.sin(q[2])
+    dg = qd[1] + d * np.cos(q[2]) * qd[2]
+    N = ref.penalty_normal_forces(q, qd, d, 2e9, exponent=1.5, damping=0.4)
+    np.testing.assert_allclose(N, np.where(g < 0, 2e9 * np.maximum(-g, 0) ** 1.5 * (1 - 0.4 * dg), 0.0),
+                               rtol=1e-14)
+    assert N[0] > 0 and N[1] == 0
