@@ -334,7 +334,8 @@ def tilted_landing(rod: Rod, v_y_minus: float, theta: float):
     raised end keeps falling.  v_x is unchanged.  Returns (v_y^+ m/s, omega^+ rad/s, Lambda N s)."""
     c2 = math.cos(theta) ** 2
     v_y_plus = v_y_minus * 3.0 * c2 / (1.0 + 3.0 * c2)
-    omega_plus = math.copysign(1.0, theta) * 6.0 * v_y_minus * math.cos(theta) / (rod.L * (1.0 + 3.0 * c2))
+    omega_plus = (math.copysign(1.0, theta) * 6.0 * v_y_minus * math.cos(theta)
+                  / (rod.L * (1.0 + 3.0 * c2)))
     return v_y_plus, omega_plus, -rod.m * v_y_minus / (1.0 + 3.0 * c2)
 
 
@@ -379,8 +380,9 @@ def solve_lcp(G, q, tol: float = 1e-10):
 @dataclass
 class ImpactJump:
     """Result of :func:`newton_impact`: normal impulses (N s), generalised velocities before and
-    after, normal velocities of the points before and after (m/s), the Delassus matrix G
-    (1/kg, m^-1 kg^-1 units mixed with the rotation) and the kinetic-energy change dT (J)."""
+    after, normal velocities of the points before and after (m/s), the Delassus matrix G (1/kg
+    when the rows of W map q' to m/s), the kinetic-energy change dT (J) and how many index sets
+    solved the LCP (more than one only when G is singular)."""
     impulses: np.ndarray
     qd_minus: np.ndarray
     qd_plus: np.ndarray
@@ -438,9 +440,10 @@ class RodImpact:
 @dataclass
 class RigidRodRun:
     """A run of :func:`simulate_rigid_rod`: samples t (s), q = (x, y, theta), qd, the phase of
-    each sample ('flight', 'pivot <i>', 'rest', 'slide'), the impacts, the time the rod came to
-    rest (None if it did not), the largest constraint drift |g_i| of a closed point during the
-    pivot phases (m), and why the run stopped."""
+    each sample ('flight', 'impact', 'pivot <i>', 'rest', 'slide'), the impacts, the time the rod
+    came to rest (None if it did not), the largest constraint drift |g_i| of a closed point during the
+    pivot phases (m), and why the run stopped.  At an impact the state is recorded twice at the
+    same time, before (with the phase that ends) and after (phase 'impact')."""
     t: np.ndarray
     q: np.ndarray
     qd: np.ndarray
@@ -510,6 +513,10 @@ def simulate_rigid_rod(rod: Rod, h0: float, theta0: float, t_end: float, e: floa
     Minv = 1.0 / np.diag(M)
     F = rod.applied_force()
     q = _initial_configuration(rod, h0, theta0, x0)
+    if rod_gaps(q, d).min() < 0.0:
+        raise ValueError(f"simulate_rigid_rod: h0 = {h0} m, theta0 = {theta0} rad put a contact "
+                         f"point {-rod_gaps(q, d).min():.3g} m below the ground; "
+                         "need h0 + L min(0, sin theta0) >= 0")
     qd = np.zeros(3)
     t = 0.0
     ts, qs, qds, phases = [t], [q.copy()], [qd.copy()], ["flight"]
@@ -577,7 +584,7 @@ def simulate_rigid_rod(rod: Rod, h0: float, theta0: float, t_end: float, e: floa
                 return np.concatenate((y_[3:], qdd))
 
             def separation(t_, y_):
-                return rod_pivot_acceleration(rod, y_[:3], y_[3:], d[i])[1] - 0.0
+                return rod_pivot_acceleration(rod, y_[:3], y_[3:], d[i])[1]
             separation.terminal, separation.direction = True, -1.0
             events = [separation]
             for j in others:
@@ -610,8 +617,11 @@ def simulate_rigid_rod(rod: Rod, h0: float, theta0: float, t_end: float, e: floa
             if cross.size:
                 a = grid_s[cross[0]]
                 b = grid_s[cross[0] + 1]
-                f = lambda s, j=j: _flight(rod, q, qd, s)[0][1] + d[j] * math.sin(_flight(rod, q, qd, s)[0][2])
-                s_j = brentq(f, a, b, xtol=1e-16, rtol=4 * np.finfo(float).eps) if f(b) < 0 else b
+                def gap_j(s, j=j):
+                    x_, y_, th_ = _flight(rod, q, qd, s)[0]
+                    return y_ + d[j] * math.sin(th_)
+                s_j = b if gap_j(b) == 0.0 else brentq(gap_j, a, b, xtol=1e-16,
+                                                         rtol=4 * np.finfo(float).eps)
                 if s_hit is None or s_j < s_hit:
                     s_hit, who = s_j, j
         s_stop = s_end if s_hit is None else s_hit

@@ -64,7 +64,8 @@ def test_point_velocity_is_the_time_derivative_of_the_position():
             r_plus = ref.double_pendulum_point(p, rod, x, *(th + h * thd))[0]
             r_minus = ref.double_pendulum_point(p, rod, x, *(th - h * thd))[0]
             v = ref.double_pendulum_point(p, rod, x, *th, *thd)[1]
-            np.testing.assert_allclose(v, (r_plus - r_minus) / (2 * h), atol=1e-8 * (1 + np.abs(v).max()))
+            np.testing.assert_allclose(v, (r_plus - r_minus) / (2 * h),
+                                       atol=1e-8 * (1 + np.abs(v).max()))
             J = ref.double_pendulum_point_jacobian(p, rod, x, *th)
             np.testing.assert_allclose(J @ thd, v, rtol=1e-14, atol=1e-14)
 
@@ -80,7 +81,8 @@ def test_mass_matrix_is_the_hessian_of_the_kinetic_energy():
         H = np.empty((2, 2))
         for i in range(2):
             for j in range(2):
-                T = lambda a, b: _kinetic_energy_by_quadrature(p, th, thd + a * h * I2[i] + b * h * I2[j])
+                def T(a, b):
+                    return _kinetic_energy_by_quadrature(p, th, thd + a * h * I2[i] + b * h * I2[j])
                 H[i, j] = (T(1, 1) - T(1, -1) - T(-1, 1) + T(-1, -1)) / (4 * h * h)
         M = ref.double_pendulum_mass_matrix(p, *th)
         np.testing.assert_allclose(M, H, rtol=1e-12, atol=1e-13)
@@ -237,7 +239,8 @@ def _random_impact(rng, k, n=4):
 def test_newton_lcp_is_complementary_and_dissipative(k):
     """Check each solution on its own terms (Lambda >= 0, v+ + e v- >= 0, Lambda . (v+ + e v-) = 0),
     against an independent solution (the convex QP min 1/2 L^T G L + q^T L, L >= 0, whose
-    optimality conditions are the LCP, with q = (1 + e) v-) and the energy balance dT <= 0 for e <= 1, dT = 0 for e = 1."""
+    optimality conditions are the LCP, with q = (1 + e) v-) and the energy balance dT <= 0 for
+    e <= 1, dT = 0 for e = 1."""
     rng = np.random.default_rng(10 + k)
     for _ in range(20):
         M, W, qd = _random_impact(rng, k)
@@ -262,7 +265,8 @@ def test_newton_lcp_is_complementary_and_dissipative(k):
                 - 0.5 * qd @ M @ qd
             assert jump.dT == pytest.approx(dT, abs=1e-12 * (qd @ M @ qd))
             assert dT <= 1e-12 * (qd @ M @ qd)
-            assert dT == pytest.approx(-(1 - e) / (2 * (1 + e)) * lam @ G @ lam, abs=1e-11 * (qd @ M @ qd))
+            assert dT == pytest.approx(-(1 - e) / (2 * (1 + e)) * lam @ G @ lam,
+                                       abs=1e-11 * (qd @ M @ qd))
 
 
 def test_redundant_points_give_the_least_norm_impulses():
@@ -320,6 +324,11 @@ def test_pivot_equations_are_the_sliding_rod_on_a_frictionless_floor():
             ydd = d * s * om**2 - d * c * thdd
             np.testing.assert_allclose(qdd, [0.0, ydd, thdd], rtol=1e-12, atol=1e-12)
             assert N == pytest.approx(rod.m * (ydd + G0), rel=1e-12, abs=1e-12)
+
+
+def test_rigid_rod_refuses_a_start_below_the_ground():
+    with pytest.raises(ValueError, match="theta0 = -0.4"):
+        ref.simulate_rigid_rod(ref.falling_rod_case(), 0.1, -0.4, 1.0)
 
 
 def test_tilted_drop_lands_pivots_slides_and_stops_on_a_two_point_impact():
