@@ -196,7 +196,8 @@ def _effective_mass_at_B(p, th):
 
 def test_contact_duration_scales_like_hertz_theory():
     """t_c = 2.9432 (5 m v^2/(4 K))^(2/5) / v (Johnson): a factor 10^(2/5) between K and 10 K, and
-    the value itself with the effective mass of the pendulum at B and the approach speed."""
+    the value itself with the effective mass of the pendulum at B and the approach speed (the
+    contact, ~0.1-0.3 ms, is too short for gravity or the motion of the rods to matter)."""
     durations = []
     for factor in (1.0, 10.0):
         base = ref.double_pendulum_case()
@@ -207,9 +208,9 @@ def test_contact_duration_scales_like_hertz_theory():
         th = np.array([run.th1[i_on], run.th2[i_on]])
         v0 = abs(p.x_B * run.om1[i_on])                        # |X_B'| at th1 = -pi/2
         t_hertz = 2.9432 * (1.25 * _effective_mass_at_B(p, th) * v0**2 / p.K) ** 0.4 / v0
-        assert t_off - t_on == pytest.approx(t_hertz, rel=0.02)
+        assert t_off - t_on == pytest.approx(t_hertz, rel=0.005)
         durations.append(t_off - t_on)
-    assert durations[0] / durations[1] == pytest.approx(10**0.4, rel=0.02)
+    assert durations[0] / durations[1] == pytest.approx(10**0.4, rel=0.005)
 
 
 # ====================================================================== falling rod: impact law
@@ -364,6 +365,24 @@ def test_tilted_drop_lands_pivots_slides_and_stops_on_a_two_point_impact():
     assert (second.impulses >= 0).all()
     np.testing.assert_allclose(second.qd_plus, 0.0, atol=1e-12)
     assert run.t_rest == second.t and run.message == "at rest"
+
+
+def test_rod_with_interior_points_lands_on_all_of_them_at_once():
+    """Five points (ends, quarters, middle), tilted 0.05 rad, e = 0: the lower end lands first, the
+    rod pivots on it, and the other four land together while it is closed.  G then has rank 2
+    (only y and theta are constrained), and the least-norm impulses are affine in the position
+    along the rod (the minimum-norm solution lies in the range of W, spanned by 1 and d_i);
+    the rod is at rest after."""
+    rod = ref.falling_rod_case()
+    fractions = [0.0, 0.25, 0.5, 0.75, 1.0]
+    run = ref.simulate_rigid_rod(rod, 0.1, 0.05, 0.5, e=0.0, fractions=fractions)
+    assert [imp.points for imp in run.impacts] == [(0,), (0, 1, 2, 3, 4)]
+    last = run.impacts[1]
+    assert np.linalg.matrix_rank(ref.rod_normal_jacobian(last.q, ref.rod_offsets(rod, fractions))) == 2
+    assert (last.impulses > 0).all()
+    np.testing.assert_allclose(np.diff(last.impulses, 2), 0.0, atol=1e-12)
+    np.testing.assert_allclose(last.qd_plus, 0.0, atol=1e-12)
+    assert run.message == "at rest"
 
 
 def test_energy_at_the_impacts_of_a_bouncing_rod():
