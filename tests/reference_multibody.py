@@ -6,14 +6,15 @@ independently of the library: nothing here imports :mod:`flexlib`.  A flexible b
 deformation coordinates must reproduce them.
 
 * A rigid double pendulum of two uniform rods (Lagrange's equations derived by hand, see
-  H. Goldstein, *Classical Mechanics*, 3rd ed., ch. 1-2, or D. T. Greenwood, *Principles of
-  Dynamics*, 2nd ed., ch. 6) with an optional Hertz contact of a point of the upper rod
-  against a rigid stop (K. L. Johnson, *Contact Mechanics*, 1985, ch. 4 and 11).
+  H. Goldstein, *Classical Mechanics*, or D. T. Greenwood, *Principles of Dynamics*) with an
+  optional Hertz contact of a point of the upper rod against a rigid stop (K. L. Johnson,
+  *Contact Mechanics*, 1985: Hertz theory of normal contact, and the impact of elastic bodies).
+  The chapter and equation numbers of these books differ between editions, so none are given.
 * A falling rigid rod on rigid ground with several contact points:
   - the closed-form first impact of a tilted rod (frictionless, e = 0);
   - Newton's impact law at several simultaneous contact points as a linear complementarity
     problem (F. Pfeiffer and C. Glocker, *Multibody Dynamics with Unilateral Contacts*, Wiley
-    1996, ch. 7; B. Brogliato, *Nonsmooth Mechanics*, 3rd ed., Springer 2016, ch. 5 and 6;
+    1996; B. Brogliato, *Nonsmooth Mechanics*, Springer;
     R. W. Cottle, J.-S. Pang and R. E. Stone, *The Linear Complementarity Problem*, 1992);
   - an event-driven rigid-rod simulation (flight, impacts, frictionless pivoting and sliding on a
     closed end with the contact force as a Lagrange multiplier);
@@ -53,7 +54,7 @@ def hertz_stiffness(R: float = R_CONTACT, E0: float = E_STOP, nu0: float = NU_ST
     """Hertz stiffness K = (4/3) sqrt(R) E* of a sphere of radius R on a flat, N/m^1.5.
 
     N = K delta^(3/2) with 1/E* = (1 - nu0^2)/E0 + (1 - nu1^2)/E1 (Johnson, Contact Mechanics,
-    eqs. 4.22-4.23).  With the defaults (steel stop, the aluminium rod, R = 0.01 m):
+    Hertz theory).  With the defaults (steel stop, the aluminium rod, R = 0.01 m):
     1/E* = 0.91/206e9 + 0.8911/68.952e9 = 1.734097e-11 1/Pa, K = 7.6889e9 N/m^1.5."""
     E_star = 1.0 / ((1.0 - nu0**2) / E0 + (1.0 - nu1**2) / E1)
     return 4.0 / 3.0 * math.sqrt(R) * E_star
@@ -63,7 +64,7 @@ def hertz_contact_time(m_eff: float, K: float, v0: float) -> float:
     """Duration of an undamped Hertz impact m x'' = -K x^1.5 at approach speed v0, s.
 
     The maximum compression is delta_max = (5 m v0^2 / (4 K))^(2/5) and the duration
-    t_c = 2.9432 delta_max / v0 (Johnson, Contact Mechanics, eqs. 11.23-11.24), so
+    t_c = 2.9432 delta_max / v0 (Johnson, Contact Mechanics, impact of elastic spheres), so
     t_c is proportional to K^(-2/5) m^(2/5) v0^(-1/5)."""
     delta_max = (1.25 * m_eff * v0**2 / K) ** 0.4
     return 2.9432 * delta_max / v0
@@ -342,7 +343,7 @@ def tilted_landing(rod: Rod, v_y_minus: float, theta: float):
 # ---------------------------------------------------------------------- the LCP of Newton's law
 def solve_lcp(G, q, tol: float = 1e-10):
     """Solve the linear complementarity problem w = q + G lam, lam >= 0, w >= 0, lam^T w = 0 by
-    enumerating the 2^k index sets (k = len(q) small; Cottle, Pang and Stone, ch. 1).
+    enumerating the 2^k index sets (k = len(q) small; Cottle, Pang and Stone).
 
     For an index set a (the points with w = 0) lam_a = -pinv(G_aa) q_a and lam = 0 elsewhere; a
     set is accepted if G_aa lam_a = -q_a holds, lam >= 0 and w >= 0 (to tol, relative to the
@@ -397,8 +398,7 @@ def newton_impact(M, W, qd_minus, e) -> ImpactJump:
     """Frictionless impact at k simultaneous contact points with Newton's restitution law.
 
     M q'+ = M q'- + W^T Lambda, v = W q' (normal velocities), so v+ = v- + G Lambda with the
-    Delassus matrix G = W M^-1 W^T, and at each point (Pfeiffer and Glocker, ch. 7; Brogliato,
-    ch. 5)
+    Delassus matrix G = W M^-1 W^T, and at each point (Pfeiffer and Glocker; Brogliato)
 
         Lambda >= 0,  v+ + e v- >= 0,  Lambda^T (v+ + e v-) = 0,
 
@@ -494,7 +494,7 @@ def simulate_rigid_rod(rod: Rod, h0: float, theta0: float, t_end: float, e: floa
     """Event-driven rigid rod dropped at rest with its end xi = 0 at (x0, h0) (m) and angle theta0
     (rad); frictionless ground y <= 0, Newton's restitution e at the contact points `fractions`.
 
-    Phases (Pfeiffer and Glocker, ch. 7-8):
+    Phases (the event-driven scheme of Pfeiffer and Glocker):
       * flight: x = x0 + x' s, y = y0 + y' s - g0 s^2/2, theta = theta0 + theta' s (closed
         form); the next landing is the first zero of a gap y + d_i sin theta, bracketed on a grid
         of 1e-4 s and refined with Brent's method;
