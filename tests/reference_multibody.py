@@ -661,7 +661,8 @@ def penalty_normal_forces(q, qd, d, stiffness: float, exponent: float = 1.0,
     with K in N/m^p (p = 1: linear spring; p = 3/2: Hertz) and chi (s/m) the Hunt-Crossley
     damping coefficient (chi = 3 (1 - e)/(2 v-) gives a restitution close to e for small
     losses; Hunt and Crossley 1975).  in_contact (bool per point) selects the points whose law
-    is on; by default those with delta_i > 0."""
+    is on; by default those with delta_i > 0.  The clip at 0 is not an event of the simulation:
+    with damping the force can reach 0 shortly before the gap does, a kink inside a step."""
     delta = np.maximum(-rod_gaps(q, d), 0.0)
     if in_contact is not None:
         delta = np.where(in_contact, delta, 0.0)
