@@ -560,16 +560,20 @@ if kernel.COMPILED:
 
 def _peak_quantities(traj, O, contact):
     """The quantities whose episode maxima the impacts report, from kernel outputs ``O``: the
-    normal force N, |F_t| [N] and the penetration [m] (0 outside contact)."""
+    normal force N, |F_t| [N] and the penetration [m] (0 outside contact), minus the slip's
+    Painleve margin and cond(S) (-inf where the phase has none)."""
+    margin, cond = O[:, O_MARGIN], O[:, O_COND]
     return np.stack([np.where(contact, O[:, O_N], 0.0), np.where(contact, np.abs(O[:, O_F]), 0.0),
-                     np.where(contact, np.maximum(-O[:, O_GAP], 0.0), 0.0)])
+                     np.where(contact, np.maximum(-O[:, O_GAP], 0.0), 0.0),
+                     np.where(np.isfinite(margin), -margin, -np.inf),
+                     np.where(np.isfinite(cond), cond, -np.inf)])
 
 
 def _contact_steps(traj, t, seg, h):
     """What the impacts need between the step points, from the interpolant of every contact
     step: the running integrals of N and of the clipped penalty pull (Simpson's rule on each
     step: the ends and the midpoint), and the samples (step points and contact-step midpoints,
-    in time order) over which the peaks are taken, with their phase, index and the three peak
+    in time order) over which the peaks are taken, with their phase, index and the peak
     quantities of :func:`_peak_quantities`."""
     sim = traj.sim
     pair = (seg[1:] == seg[:-1]) & (t[1:] > t[:-1]) & (traj.mode[seg[:-1]] != FREE)
@@ -596,18 +600,20 @@ def _contact_steps(traj, t, seg, h):
     pos = np.arange(n) + np.cumsum(add)
     mt = np.empty(n + len(k))
     mseg = np.empty(n + len(k), dtype=np.int64)
-    mq = np.empty((3, n + len(k)))
+    mq = np.empty((5, n + len(k)))
     mt[pos], mseg[pos] = t, seg
-    mq[:, pos] = np.stack([h["N"], np.abs(h["F_t"]), h["penetration"]])
+    mq[:, pos] = np.stack([h["N"], np.abs(h["F_t"]), h["penetration"],
+                           np.where(np.isfinite(h["margin"]), -h["margin"], -np.inf),
+                           np.where(np.isfinite(h["cond_S"]), h["cond_S"], -np.inf)])
     mt[pos[k] + 1], mseg[pos[k] + 1] = tm, segm
     mq[:, pos[k] + 1] = _peak_quantities(traj, Om, np.ones(len(k), dtype=bool))
     return dict(N_cum=N_cum, clip_cum=clip_cum, pos=pos, t=mt, seg=mseg, q=mq)
 
 
 def _episode_peaks(traj, cs, k_before, k_after):
-    """The largest N, |F_t| and penetration of every episode (3, n_episodes): the largest
-    sample between its first and last step point, refined on the interpolant of its phase by a
-    golden-section search between the sample's neighbours."""
+    """The largest N, |F_t|, penetration, -margin and cond(S) of every episode (5, n_episodes):
+    the largest sample between its first and last step point, refined on the interpolant of its
+    phase by a golden-section search between the sample's neighbours (-inf: none defined)."""
     pos, mt, mseg, mq = cs["pos"], cs["t"], cs["seg"], cs["q"]
     a, b = pos[k_before], pos[k_after]
     pairs = np.empty(2 * len(a), dtype=np.int64)
@@ -615,8 +621,8 @@ def _episode_peaks(traj, cs, k_before, k_after):
     peaks = np.maximum.reduceat(np.concatenate((mq, mq[:, :1]), axis=1), pairs, axis=1)[:, 0::2]
     targets, idx = [], []
     for e in range(len(a)):
-        for q in range(3):
-            if peaks[q, e] > 0.0:
+        for q in range(len(mq)):
+            if np.isfinite(peaks[q, e]) and (q >= 3 or peaks[q, e] > 0.0):
                 targets.append((q, e))
                 idx.append(a[e] + int(np.argmax(mq[q, a[e]:b[e] + 1])))
     if not targets:
@@ -656,10 +662,11 @@ def _intervals(seg_info, starts, t0, t1):
 def _episodes(h, cs, peaks_of, jumps, seg_info, log):
     """One contact episode per velocity jump: from the jump to the next flight (or the next jump).
 
-    Vectorised over the episodes (the hybrid models have ~10^4 of them): the index searches
-    are one ``searchsorted`` each, and the peaks, minima and maxima over each episode's samples
-    are ``ufunc.reduceat`` over the (start, end + 1) index pairs.  Only the episodes that hold
-    stick tests or STICK/SLIP phases (a few) are completed one by one."""
+    ``h`` holds the histories at the step points, ``cs`` what :func:`_contact_steps` found
+    between them, and ``peaks_of(k_before, k_after)`` gives the episodes' maxima on the
+    interpolant (:func:`_episode_peaks`).  Vectorised over the episodes (a run can have ~10^4):
+    the index searches are one ``searchsorted`` each.  Only the episodes that hold stick tests or
+    STICK/SLIP phases (a few) are completed one by one."""
     if not jumps:
         return []
     t = h["t"]
@@ -672,19 +679,6 @@ def _episodes(h, cs, peaks_of, jumps, seg_info, log):
     t_e = np.minimum(np.append(free_starts, t[-1])[np.searchsorted(free_starts, t_s, "left")], nxt)
     k_before = np.searchsorted(t, t_s, "left")
     k_after = np.maximum(np.searchsorted(t, t_e, "right") - 1, k_before)
-    pairs = np.empty(2 * len(jumps), dtype=np.int64)
-    pairs[0::2], pairs[1::2] = k_before, k_after + 1
-
-    def over(ufunc, x):
-        """ufunc reduced over each episode's samples x[k_before:k_after + 1]."""
-        return ufunc.reduceat(np.append(x, x[:1]), pairs)[0::2]
-
-    margin, cond = h["margin"], h["cond_S"]
-    fin_m = over(np.add, np.isfinite(margin).astype(np.int64)) > 0
-    min_margin = np.where(fin_m, over(np.fmin, margin), np.nan)
-    fin_c = np.isfinite(cond)
-    max_cond = over(np.fmax, np.where(fin_c, cond, -np.inf))
-    max_cond = np.where(over(np.add, fin_c.astype(np.int64)) > 0, max_cond, np.nan)
     test_a = np.searchsorted(test_t, t_s, "left")
     test_b = np.searchsorted(test_t, t_e, "right")
     sel_t = np.array([s["t"] for s in log.selections])
@@ -701,7 +695,9 @@ def _episodes(h, cs, peaks_of, jumps, seg_info, log):
     # the integrals of N and of a penalty law's clipped pull (Simpson's rule on every step)
     clip_cum, N_cum = cs["clip_cum"], cs["N_cum"]
     Wnd = h["W_N_dissipated"]
-    peak_N, peak_F, peak_pen = peaks_of(k_before, k_after)
+    peak_N, peak_F, peak_pen, neg_margin, max_cond = peaks_of(k_before, k_after)
+    min_margin = np.where(np.isfinite(neg_margin), -neg_margin, np.nan)
+    max_cond = np.where(np.isfinite(max_cond), max_cond, np.nan)
     cols = dict(
         t_start=t_s, t_end=t_e, duration=t_e - t_s,
         peak_normal_force=peak_N, peak_friction_force=peak_F,
@@ -720,12 +716,8 @@ def _episodes(h, cs, peaks_of, jumps, seg_info, log):
         tests = log.stick_tests[test_a[i]:test_b[i]]
         max_cond_i = cols["max_cond_S"][i]
         if tests:
-            # the first largest finite sample stands for all of them: max() over the tests and
-            # every finite sample in order returns the same value (a per-sample Python loop
-            # here cost 0.2-0.4 s of a hybrid run with long sampled contacts)
-            seg = cond[k_before[i]:k_after[i] + 1]
-            fin = seg[np.isfinite(seg)]
-            conds = [s["cond"] for s in tests] + ([fin[int(np.argmax(fin))]] if fin.size else [])
+            # the stick trials' cond(S) count too (a trial's phase is never integrated)
+            conds = [s["cond"] for s in tests] + ([max_cond_i] if math.isfinite(max_cond_i) else [])
             max_cond_i = max(conds)
         eps.append(dict(
             t_start=ts, t_end=te, duration=cols["duration"][i], v_n_minus=j["v_n_minus"],

@@ -149,3 +149,20 @@ def test_flight_steps_get_the_interpolant_the_integrator_would_have_stored(runs)
     F = sim.dense_step(sol.t[k], sol.y[:, k], sol.hs[k], tr.discs[0])
     assert np.allclose(F, dense.F[k], rtol=1e-12, atol=1e-15 * np.max(np.abs(dense.F[k])))
     assert np.max(np.abs(F[3:])) > 0.0 and not np.any(sol.F[k][3:])
+
+
+def test_the_smallest_painleve_margin_is_the_minimum_of_the_interpolant(runs):
+    """Hybrid Coulomb's first impact slips: its smallest Painleve margin is never above any sample
+    of the history and equals the smaller of a 5 ns brute-force minimum of the interpolant and the
+    step points' values (here the minimum is at the separation, an episode's last state) to 1e-9."""
+    res = runs["hybrid_coulomb"]
+    im = res.impacts[0]
+    win = res.window(im["t_start"], im["t_end"]) & np.isfinite(res.h["margin"])
+    assert win.any()
+    assert im["min_painleve_margin"] <= np.min(res.h["margin"][win])
+    tk = res.h["t"][win][np.argmin(res.h["margin"][win])]
+    fine = np.linspace(tk - 2e-5, tk + 2e-5, 8001)
+    fine = fine[(fine > im["t_start"]) & (fine < im["t_end"])]
+    m = res.sample(fine, "margin")
+    ref = min(np.nanmin(m), np.min(res.h["margin"][win]))
+    assert im["min_painleve_margin"] == pytest.approx(ref, rel=1e-9)
