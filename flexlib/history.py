@@ -52,11 +52,18 @@ class Trajectory:
     integrator's solution of the phase (step times, states, dense output), its discrete state
     (:class:`flexlib.simulate._Disc`: mode, slip direction, stick anchor, approach speed) and the
     number of velocity jumps before it.  ``sim`` is the run's
-    :class:`~flexlib.simulate.Simulator`, whose compiled kernel evaluates the phase outputs."""
+    :class:`~flexlib.simulate.Simulator`, whose compiled kernel evaluates the phase outputs.
+
+    With the compiled integrator the phases' arrays are concatenated (``T_all``, ``Y_all``,
+    ``H_all``, ``F_all``, phase i's steps from ``off[i]``) and the phase solutions are let go.
+    A trajectory pickles without its simulator, which is made again from the case and the model
+    when it is unpickled (a run with a prescribed hub motion does not pickle its trajectory)."""
 
     def __init__(self, sim, segments, jump_losses):
         self.sim = sim
         self.sols = [sol for (sol, _d, _nj) in segments]
+        self.n_seg = len(self.sols)
+        self.ny = self.sols[0].y.shape[0] if self.sols else 0
         self.discs = [d for (_s, d, _nj) in segments]
         self.mode = np.array([d.mode for d in self.discs], dtype=np.int64)
         self.disc = np.array([(d.dir, d.s_star, d.v_in) for d in self.discs], dtype=float)
@@ -82,6 +89,23 @@ class Trajectory:
             y0 = np.ascontiguousarray(self.sols[0].y[:, :1].T)
             self.E0 = float(self.histories(self.starts[:1], y0, np.zeros(1, np.int64),
                                            interior=False)["E"][0])
+        if self.compiled:
+            self.sols = None                  # the concatenated arrays hold everything
+
+    @property
+    def picklable(self) -> bool:
+        return self.sim.hub is None
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        sim = state.pop("sim")
+        state["_simulator"] = (type(sim), sim.case, sim.model, sim.t_end, sim.mult)
+        return state
+
+    def __setstate__(self, state):
+        simulator, case, model, t_end, mult = state.pop("_simulator")
+        self.__dict__.update(state)
+        self.sim = simulator(case, model, t_end, multiplier_mode=mult)
 
     # ------------------------------------------------------------------ where and what
     def segment_of(self, times) -> np.ndarray:
@@ -95,7 +119,7 @@ class Trajectory:
         times that are NaN or outside the run)."""
         t = np.ascontiguousarray(np.asarray(times, float).reshape(-1))
         seg = self.segment_of(np.nan_to_num(t, nan=-np.inf))
-        ny = self.sols[0].y.shape[0]
+        ny = self.ny
         if self.compiled:
             Y, step = _states_at(self.T_all, self.off, self.H_all, self.Y_all, self.F_all, t, seg)
             redo = (step >= 0) & ~self.full[np.maximum(step, 0)]
@@ -120,7 +144,7 @@ class Trajectory:
         """Compute the 7th-order interpolant of the flight steps ``steps`` (global indices into
         H_all / F_all) by taking each step again with it (the same step, so the same stages up
         to the last bits of t + h)."""
-        s_of = np.searchsorted(self.off[1:] - np.arange(1, len(self.sols) + 1), steps, side="right")
+        s_of = np.searchsorted(self.off[1:] - np.arange(1, self.n_seg + 1), steps, side="right")
         for k, s in zip(steps.tolist(), s_of.tolist()):
             i = k - (self.off[s] - s)                 # the step's index within its phase
             a = self.off[s] + i
@@ -138,7 +162,16 @@ class Trajectory:
         if dts is None:
             dts = np.where(self.mode != FREE, self.sim.sol.dense_dt,
                            np.inf if self.compiled else _FREE_DT)
-        return _sample_history(self, np.broadcast_to(np.asarray(dts, float), self.mode.shape))
+        dts = np.broadcast_to(np.asarray(dts, float), self.mode.shape)
+        if self.compiled:
+            # a grid in a flight phase needs the 7th-order interpolant of its steps
+            segs = np.nonzero(np.isfinite(dts) & (self.mode == FREE))[0]
+            steps = [np.arange(self.off[s] - s, self.off[s + 1] - s - 1) for s in segs]
+            steps = np.concatenate(steps) if steps else np.zeros(0, np.int64)
+            steps = steps[~self.full[steps]]
+            if len(steps):
+                self._complete_steps(steps)
+        return _sample_history(self, dts)
 
     def outputs(self, t, Y, seg):
         """The kernel outputs ``O`` (m, NOUT) and the kinetic energy at every sample, each
@@ -207,7 +240,6 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
     # the histories at the step points: exact states, enough for energies, works and the audit
     t, Y, seg = traj.grid(np.inf)
     h = traj.histories(t, Y, seg, interior=False)
-    warnings = list(log.warnings) + _interior_check(traj, t, Y, seg, h)
     # jumps: add the state just before each jump (the first sample at its time).  The run's
     # jump dicts are completed in place: the log is private to this run and ends here.
     if jumps:
@@ -215,7 +247,8 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
         for jj, th_k, tip_k, E_k in zip(jumps, h["theta"][k].tolist(),
                                         h["tip_deflection"][k].tolist(), h["E"][k].tolist()):
             jj["theta"], jj["tip_deflection"], jj["E_before"] = th_k, tip_k, E_k
-    cs = _contact_steps(traj, t, seg, h)
+    cs = _contact_steps(traj, t, Y, seg, h)
+    warnings = list(log.warnings) + _interior_check(traj, cs["t"], cs["Y"], cs["seg"])
     episodes = _episodes(h, cs, lambda kb, ka: _episode_peaks(traj, cs, kb, ka), jumps, seg_info,
                          log)
     impacts = _clusters(episodes, sol_set.t_cluster)
@@ -325,10 +358,11 @@ def _interior_gaps(sim, Y, c, s):
     return _min_interior_gap(Y[:, lay.B], Y[:, lay.C], c, s, st, sim.slope), st
 
 
-def _interior_check(traj, t, Y, seg, h) -> list:
+def _interior_check(traj, t, Y, seg) -> list:
     """A warning if a beam point other than the tip went below the slope: the deepest
-    penetration over the run, when and where.  The stations' smallest gap is evaluated at every
-    step point and minimised on the interpolant around the deepest one (golden-section search)."""
+    penetration over the run, when and where.  The stations' smallest gap is evaluated at the
+    samples (t, Y, seg): every step point and the midpoint of every contact step; the deepest is
+    then refined on the interpolant (golden-section search between its neighbouring samples)."""
     sim = traj.sim
     th = Y[:, sim.layout.theta]
     igap, st = _interior_gaps(sim, Y, np.cos(th), np.sin(th))
@@ -402,7 +436,7 @@ def _sample_history(traj, dts):
         # an upper bound of the number of samples: every step point plus every grid point
         with np.errstate(invalid="ignore"):
             extra = np.where(np.isfinite(dts), np.ceil(span / dts), 0.0)
-        cap = int(off[-1] + np.sum(extra) + len(traj.sols))
+        cap = int(off[-1] + np.sum(extra) + traj.n_seg)
         return _merge_samples(traj.T_all, off, traj.H_all, traj.Y_all, traj.F_all,
                               np.ascontiguousarray(dts, dtype=float), cap)
     ts, ys, seg = [], [], []
@@ -569,11 +603,11 @@ def _peak_quantities(traj, O, contact):
                      np.where(np.isfinite(cond), cond, -np.inf)])
 
 
-def _contact_steps(traj, t, seg, h):
+def _contact_steps(traj, t, Y, seg, h):
     """What the impacts need between the step points, from the interpolant of every contact
     step: the running integrals of N and of the clipped penalty pull (Simpson's rule on each
     step: the ends and the midpoint), and the samples (step points and contact-step midpoints,
-    in time order) over which the peaks are taken, with their phase, index and the peak
+    in time order) over which the peaks are taken, with their states, phase, index and the peak
     quantities of :func:`_peak_quantities`."""
     sim = traj.sim
     pair = (seg[1:] == seg[:-1]) & (t[1:] > t[:-1]) & (traj.mode[seg[:-1]] != FREE)
@@ -601,13 +635,15 @@ def _contact_steps(traj, t, seg, h):
     mt = np.empty(n + len(k))
     mseg = np.empty(n + len(k), dtype=np.int64)
     mq = np.empty((5, n + len(k)))
-    mt[pos], mseg[pos] = t, seg
+    mY = np.empty((n + len(k), Y.shape[1]))
+    mt[pos], mseg[pos], mY[pos] = t, seg, Y
+    mY[pos[k] + 1] = Ym
     mq[:, pos] = np.stack([h["N"], np.abs(h["F_t"]), h["penetration"],
                            np.where(np.isfinite(h["margin"]), -h["margin"], -np.inf),
                            np.where(np.isfinite(h["cond_S"]), h["cond_S"], -np.inf)])
     mt[pos[k] + 1], mseg[pos[k] + 1] = tm, segm
     mq[:, pos[k] + 1] = _peak_quantities(traj, Om, np.ones(len(k), dtype=bool))
-    return dict(N_cum=N_cum, clip_cum=clip_cum, pos=pos, t=mt, seg=mseg, q=mq)
+    return dict(N_cum=N_cum, clip_cum=clip_cum, pos=pos, t=mt, Y=mY, seg=mseg, q=mq)
 
 
 def _episode_peaks(traj, cs, k_before, k_after):

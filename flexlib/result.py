@@ -97,11 +97,16 @@ class SimulationResult:
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __getstate__(self):
-        # the trajectory holds the compiled simulator: a pickled result carries its histories
+        # a pickled (or copied) result carries its trajectory, from which the histories are
+        # built again; one whose trajectory cannot go (a prescribed hub motion) its histories
         state = dict(self.__dict__)
-        state["h"] = self.h
-        state["trajectory"] = None
         state["_at_cache"] = (None, None)
+        traj = state.get("trajectory")
+        if traj is not None and traj.picklable:
+            state.pop("h", None)
+        else:
+            state["h"] = self.h
+            state["trajectory"] = None
         return state
 
     @property
@@ -133,8 +138,11 @@ class SimulationResult:
 
     def history(self, times) -> dict:
         """Every history at ``times`` [s] (name -> array): evaluated on the integrator's
-        interpolant for a fresh result (a time at a velocity jump gives the state after it),
-        linearly interpolated from the stored samples for a result read from a file."""
+        interpolant (a time at a velocity jump gives the state after it).  A result read from a
+        file (:func:`load_result`) has no interpolant: it interpolates its stored samples
+        linearly, which between the integrator's steps in flight (~0.15 ms apart) can be off by
+        a few per cent in the rates; save the histories on the grid you need (``times`` of
+        :meth:`save`), or keep the result object (it pickles with its interpolant)."""
         times = np.asarray(times, float).reshape(-1)
         key = (times.tobytes(), len(times))
         if self._at_cache[0] == key:
@@ -142,7 +150,7 @@ class SimulationResult:
         if self.trajectory is not None:
             out = self.trajectory.history_at(times)
         else:
-            out = {k: self._linear(times, k) for k in self.h if np.ndim(self.h[k]) == 1}
+            out = {k: self._linear(times, k) for k in self.h}
         self._at_cache = (key, out)
         return out
 
@@ -169,13 +177,18 @@ class SimulationResult:
         return v.reshape(times.shape + v.shape[1:])
 
     def _linear(self, times, key):
-        """Linear interpolation of a stored history at ``times`` (after a jump, the post-jump value)."""
+        """Linear interpolation of a stored history at ``times`` (after a jump, the post-jump
+        value; ``mode`` is the mode of the sample at or before each time, not interpolated)."""
         t = self.h["t"]
+        times = np.asarray(times, float)
         idx = np.searchsorted(t, times, side="right") - 1
         idx = np.clip(idx, 0, len(t) - 2)
+        v = np.asarray(self.h[key])
+        if key == "mode":
+            return v[np.clip(np.searchsorted(t, times, side="right") - 1, 0, len(t) - 1)]
         t0, t1 = t[idx], t[idx + 1]
-        w = np.where(t1 > t0, (np.asarray(times) - t0) / np.where(t1 > t0, t1 - t0, 1.0), 0.0)
-        v = self.h[key]
+        w = np.where(t1 > t0, (times - t0) / np.where(t1 > t0, t1 - t0, 1.0), 0.0)
+        w = w.reshape(w.shape + (1,) * (v.ndim - 1))
         return v[idx] * (1 - w) + v[idx + 1] * w
 
     # ------------------------------------------------------------------ tables

@@ -73,6 +73,15 @@ class SimulationError(RuntimeError):
         super().__init__(message)
         self.t, self.state, self.model, self.cause, self.result = t, state, model, cause, result
 
+    def __reduce__(self):
+        # keyword-only arguments: pickle (a process pool, Dask) must pass them by name
+        return (_simulation_error, (str(self), self.t, self.state, self.model, self.cause,
+                                    self.result))
+
+
+def _simulation_error(message, t, state, model, cause, result):
+    return SimulationError(message, t=t, state=state, model=model, cause=cause, result=result)
+
 
 def spin_up_profile(Omega: float = 4.0, T: float = 15.0):
     """Kane-Ryan-Banerjee (1987) spin-up: theta(t) = (Omega/T)[t^2/2 + (T/2pi)^2 (cos(2pi t/T) - 1)]

@@ -136,19 +136,20 @@ def test_flight_steps_get_the_interpolant_the_integrator_would_have_stored(runs)
     from flexlib import integrator
     res = runs["frictionless"]
     tr = res.trajectory
-    sol = tr.sols[0]                     # the first flight, 0 .. first contact
-    assert tr.mode[0] == 0 and len(sol.t) > 10
+    T, Y, H, F0 = (a[:tr.off[1]] for a in (tr.T_all, tr.Y_all, tr.H_all, tr.F_all))
+    assert tr.mode[0] == 0 and len(T) > 10   # the first flight, 0 .. first contact
     sim = tr.sim
-    dense = integrator.solve_phase(sol.t[0], sol.y[:, 0], sol.t[-1], 0, sim._model_code,
+    dense = integrator.solve_phase(T[0], Y[0], T[-1], 0, sim._model_code,
                                    sim._mult_code, sim._par(tr.discs[0]), sim._arrs,
                                    rtol=sim.sol.rtol, atol=sim.atol, events=[0],
                                    offsets=None, dense=True)
     # the same steps up to the event step (whose location here uses no gap floor)
-    assert np.array_equal(dense.t[:-2], sol.t[:-2])
-    k = len(sol.t) // 2
-    F = sim.dense_step(sol.t[k], sol.y[:, k], sol.hs[k], tr.discs[0])
+    assert np.array_equal(dense.t[:-2], T[:-2])
+    k = len(T) // 2
+    assert not tr.full[k] and not np.any(F0[k][3:])   # not computed during the run
+    F = sim.dense_step(T[k], Y[k], H[k], tr.discs[0])
     assert np.allclose(F, dense.F[k], rtol=1e-12, atol=1e-15 * np.max(np.abs(dense.F[k])))
-    assert np.max(np.abs(F[3:])) > 0.0 and not np.any(sol.F[k][3:])
+    assert np.max(np.abs(F[3:])) > 0.0
 
 
 def test_the_smallest_painleve_margin_is_the_minimum_of_the_interpolant(runs):
@@ -166,3 +167,45 @@ def test_the_smallest_painleve_margin_is_the_minimum_of_the_interpolant(runs):
     m = res.sample(fine, "margin")
     ref = min(np.nanmin(m), np.min(res.h["margin"][win]))
     assert im["min_painleve_margin"] == pytest.approx(ref, rel=1e-9)
+
+
+def test_a_pickled_or_copied_result_keeps_its_interpolant(runs):
+    """A result crosses processes (pickle) and copies with its trajectory: samples are the same
+    bits after the round trip, the histories are rebuilt on demand, and a result read from a
+    file interpolates its stored samples linearly (documented), 2-D histories and the mode
+    included."""
+    import copy
+    import pickle
+    res = runs["hybrid_coulomb"]
+    t = np.array([0.2, 0.3360, 0.4499])
+    back = pickle.loads(pickle.dumps(res))
+    assert back.trajectory is not None and "h" not in vars(back)
+    for key in ("theta_dot", "tip_deflection", "N", "E"):
+        assert np.array_equal(back.sample(t, key), res.sample(t, key)), key
+    assert np.array_equal(copy.deepcopy(res).sample(t, "B"), res.sample(t, "B"))
+    # (NaN fields: compared as JSON, where they are null)
+    assert back.summary()["impacts"] == res.summary()["impacts"] and back.E0 == res.E0
+
+
+def test_a_loaded_result_samples_2d_histories_and_the_mode(runs, tmp_path):
+    from flexlib.result import load_result
+    res = runs["hybrid_coulomb"]
+    res.save(tmp_path / "r.npz")
+    r = load_result(tmp_path / "r.npz")
+    t = np.array([0.2, 0.3360, 0.4499])
+    B = r.sample(t, "B")
+    assert B.shape == (3, res.h["B"].shape[1])
+    assert set(np.unique(r.sample(np.linspace(0.3, 0.35, 200), "mode"))) <= {0, 1, 2, 3}
+    # linear between stored samples: close to the interpolant where samples are dense (contact)
+    assert abs(r.sample([0.3360], "N")[0] - res.sample([0.3360], "N")[0]) < 1e-2 * res.impacts[0]["peak_normal_force"]
+
+
+def test_a_grid_in_flight_uses_the_full_interpolant(runs):
+    """A user grid with points inside flight steps gets the 7th-order interpolant there too
+    (the steps are completed first), so it equals the samples at the same times."""
+    res = runs["frictionless"]
+    tr = res.trajectory
+    dts = np.where(tr.mode == 0, 1e-4, np.inf)
+    t, Y, seg = tr.grid(dts)
+    inside = (t > 0.05) & (t < 0.3)
+    assert np.allclose(Y[inside], tr.states_at(t[inside])[1], rtol=0, atol=1e-13)

@@ -186,3 +186,17 @@ def test_progress_is_called_before_every_phase_with_t_and_t_end():
     assert ts == sorted(ts) and ts[-1] < T_SHORT
     assert len(calls) >= 2                                  # flight, then at least the contact
     assert any(t >= r.first_contact["t"] for t in ts)      # a phase starts at the impact
+
+
+def test_a_simulation_error_pickles_with_its_partial_result():
+    """A stopped run raised in a worker process (a process pool, Dask) comes back whole: the
+    message, where and why it stopped, and the partial result with its interpolant."""
+    import pickle
+    with pytest.raises(SimulationError) as info:
+        simulate("3.2", "hybrid_coulomb", 1.2, event_cap=10)
+    err = info.value
+    back = pickle.loads(pickle.dumps(err))
+    assert isinstance(back, SimulationError) and str(back) == str(err)
+    assert (back.t, back.state, back.model, back.cause) == (err.t, err.state, err.model, err.cause)
+    assert back.result.t_end == err.result.t_end
+    assert back.result.sample([0.3], "theta")[0] == err.result.sample([0.3], "theta")[0]
