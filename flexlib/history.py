@@ -37,7 +37,7 @@ from .layout import (FREE, NOUT, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_NRAW
                      SLIP, STICK)
 from .result import SELECTION_KEYS, SimulationResult, selection_counts
 
-_dense_point = integrator._dense_point      # scipy's DOP853 interpolant (compiled with numba)
+dense_point = integrator.dense_point      # scipy's DOP853 interpolant (compiled with numba)
 
 __all__ = ["build_result", "Trajectory"]
 
@@ -493,7 +493,7 @@ def _states_at(T_all, off, H_all, Y_all, F_all, times, seg):
                 out[k, j] = Y_all[a, j]
             continue
         x = (tq - T_all[a + iv]) / H_all[a - s + iv]
-        _dense_point(F_all[a - s + iv], Y_all[a + iv], x, out[k])
+        dense_point(F_all[a - s + iv], Y_all[a + iv], x, out[k])
         step[k] = a - s + iv
     return out, step
 
@@ -533,7 +533,7 @@ def _merge_samples(T_all, off, H_all, Y_all, F_all, dts, cap):
                 # that holds it (searchsorted(ts, gj) - 1, clipped)
                 iv = min(max(i - 1, 0), n - 2)
                 x = (gj - T_all[a + iv]) / H_all[h0 + iv]
-                _dense_point(F_all[h0 + iv], Y_all[a + iv], x, Y_out[m])
+                dense_point(F_all[h0 + iv], Y_all[a + iv], x, Y_out[m])
                 t_out[m] = gj
                 j += 1
             else:

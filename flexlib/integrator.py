@@ -42,7 +42,7 @@ import numpy as np
 from . import _jit, kernel
 from .beam import KernelArrays
 
-__all__ = ["integrate_phase", "dense_eval", "solve_phase", "PhaseSolution", "MESSAGES",
+__all__ = ["integrate_phase", "dense_eval", "dense_point", "solve_phase", "PhaseSolution", "MESSAGES",
            "EVENT_TIE", "COMPILED"]
 
 EVENT_TIE = 1e-15           # s: events whose roots are this close to the earliest fire together
@@ -183,7 +183,7 @@ def _rms2(v, scale):
     return s
 
 
-def _dense_point(F, y_old, x, yq):
+def dense_point(F, y_old, x, yq):
     """scipy's Dop853DenseOutput at x = (t - t_old) / h, written into yq."""
     for k in range(y_old.shape[0]):
         v = 0.0
@@ -237,7 +237,7 @@ def _stage_flip_after(G, lo, i, g0, direction):
 
 def _event_at(tq, i, t_old, h, F, y_old, yq, mode, model, mult, par, arrs, epar, eoff, ws, scr):
     """Event function i on the interpolant at tq (``scr``: scratch (dy, out, ev) arrays)."""
-    _dense_point(F, y_old, (tq - t_old) / h, yq)
+    dense_point(F, y_old, (tq - t_old) / h, yq)
     _rhs(tq, yq, mode, model, mult, par, arrs, ws, scr[0], scr[1])
     _event_values_into(scr[1], epar, eoff, scr[2])
     return scr[2][i]
@@ -576,7 +576,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
                 if roots[i] <= t_hit + EVENT_TIE:
                     ev_mask |= 1 << i
             t_event = t_hit
-            _dense_point(Fn, y, (t_hit - t) / h, y_event)
+            dense_point(Fn, y, (t_hit - t) / h, y_event)
             if t_hit != t:          # solve_ivp drops the step when the root is at its start
                 ts[n + 1] = t_hit
                 _put(ys[n + 1], y_event)
@@ -610,7 +610,7 @@ def dense_eval(ts, hs, ys, Fs, tq):
             continue
         i = np.searchsorted(ts, tq[m]) - 1
         i = min(max(i, 0), nseg - 1)
-        _dense_point(Fs[i], ys[i], (tq[m] - ts[i]) / hs[i], yq)
+        dense_point(Fs[i], ys[i], (tq[m] - ts[i]) / hs[i], yq)
         for k in range(ny):
             res[k, m] = yq[k]
     return res
@@ -624,7 +624,7 @@ _NEV = kernel.NEV
 COMPILED = bool(kernel.COMPILED)
 _INLINED = ("_rhs", "_event_at", "_brentq")
 # allocation-free, so compiled without reference counting (see kernel.NO_REFCOUNT)
-_HOT = ("_put", "_stage", "_rms2", "_dense_point", "_stage_events", "_flips", "_stage_flip",
+_HOT = ("_put", "_stage", "_rms2", "dense_point", "_stage_events", "_flips", "_stage_flip",
         "_stage_flip_after", "_rk_stages", "_error_norm", "_active_events", "_dense_coefficients")
 _JITTED = _HOT + ("_grow", "integrate_phase", "dense_eval")
 if COMPILED:
