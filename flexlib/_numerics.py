@@ -17,7 +17,7 @@ read when NumPy is imported, so they must be set before.  Four places do it:
   the process's environment when NumPy is not loaded yet: ``python -m flexlib``, a script or a
   notebook that imports flexlib before NumPy, and every process started from them;
 * ``python -m flexlib`` started in a process that had loaded NumPy already without them (a
-  ``sitecustomize``, say) starts itself again with them (:func:`reexec_pinned`);
+  ``sitecustomize``, say) starts itself again with them, once (:func:`reexec_pinned`);
 * the Jupyter kernel "flexlib", which the README's two commands install into ``.venv``
   (``python flexlib/_numerics.py --kernel``; :func:`write_kernelspec`), carries them in its
   environment, and every notebook names that kernel, so JupyterLab started as the README says
@@ -25,6 +25,16 @@ read when NumPy is imported, so they must be set before.  Four places do it:
 * the two commands themselves (scripts/figures.sh and scripts/test.sh, through
   scripts/_venv.sh) run ``python flexlib/_numerics.py``, which prints them as shell ``export``
   lines, and export them.
+
+A value the user gives one of the two variables (in the shell, or in a ``sitecustomize``) is
+always kept: ``import flexlib`` sets only the missing ones, ``python -m flexlib`` does not start
+itself again over it, and the CLI prints a note that names the variable.  The CLI prints a note
+too when the settings could not apply because NumPy was loaded before them.
+
+The names in ``NPY_DISABLE_CPU_FEATURES`` are NumPy's dispatch targets, which NumPy 2.4 renamed
+(before it, AVX-512 code was ``AVX512F``, ``AVX512_SKX``, ...); pyproject.toml therefore asks for
+NumPy >= 2.4, and :func:`pinned` asks the loaded NumPy which of its AVX-512 targets are active
+(:func:`numpy_avx512_active`) rather than trusting the environment alone.
 
 With them an Intel Xeon (family 6 model 167) reproduces the figures and fingerprints made on an
 AMD EPYC (family 25 model 1) to the bit.  A process that imported NumPy before flexlib without
@@ -41,11 +51,15 @@ import platform
 import sys
 import warnings
 
-NUMPY_AVX512 = "X86_V4 AVX512_ICL AVX512_SPR"      # NumPy 2's AVX-512 dispatch targets
+NUMPY_AVX512 = "X86_V4 AVX512_ICL AVX512_SPR"      # NumPy >= 2.4's AVX-512 dispatch targets
 KERNEL_NAME = "flexlib"                             # the Jupyter kernel the notebooks name
 KERNEL_DISPLAY_NAME = "Python 3 (flexlib)"
 # Whether NumPy was already loaded without the pins when flexlib was imported (pin_this_process).
 LOADED_UNPINNED = False
+# Set in the environment of the process that reexec_pinned starts, so that it starts at most one.
+REEXEC_GUARD = "FLEXLIB_NUMERICS_REEXECUTED"
+# Whether this process is the one reexec_pinned started (it removes REEXEC_GUARD again).
+REEXECUTED = False
 
 
 def _cpu_flags() -> set:
@@ -73,9 +87,36 @@ def pins() -> dict:
     return env
 
 
+def numpy_avx512_active() -> list | None:
+    """The AVX-512 dispatch targets that the loaded NumPy reports as in use on this CPU (its
+    ``__cpu_dispatch__`` entries named ``AVX512*`` or ``X86_V4`` that ``__cpu_features__`` marks
+    available; NPY_DISABLE_CPU_FEATURES turns them off there).  None when NumPy is not loaded
+    (this never imports it) or does not report them."""
+    if "numpy" not in sys.modules:
+        return None
+    umath = (sys.modules.get("numpy._core._multiarray_umath")
+             or sys.modules.get("numpy.core._multiarray_umath"))
+    features = getattr(umath, "__cpu_features__", None)
+    dispatch = getattr(umath, "__cpu_dispatch__", None)
+    if not isinstance(features, dict) or dispatch is None:
+        return None
+    return [t for t in dispatch
+            if (t.startswith("AVX512") or t == "X86_V4") and features.get(t)]
+
+
+def env_differences() -> dict:
+    """{variable: (value in the environment or None if unset, flexlib's value)} for each of
+    :func:`pins` that the environment does not give flexlib's value."""
+    return {k: (os.environ.get(k), v) for k, v in pins().items() if os.environ.get(k) != v}
+
+
 def pinned() -> bool:
-    """Whether this process runs with :func:`pins` (or a CPU that needs none)."""
-    return all(os.environ.get(k) == v for k, v in pins().items())
+    """Whether this process runs with :func:`pins` (or a CPU that needs none): the environment
+    holds them and, once NumPy is loaded, NumPy reports none of its AVX-512 code as in use.
+    (OpenBLAS's choice is not reported; its variable is checked in the environment only.)"""
+    if env_differences():
+        return False
+    return not (numpy_avx512_active() if "NPY_DISABLE_CPU_FEATURES" in pins() else None)
 
 
 def pin_this_process() -> bool:
@@ -103,15 +144,65 @@ def pin_this_process() -> bool:
 
 def reexec_pinned(argv=None) -> None:
     """Start this process again with the pins if NumPy was loaded before them (``python -m
-    flexlib`` under a ``sitecustomize`` that imports NumPy).  Once only: the new process has
-    them in its environment, so it does not come back here."""
-    if not LOADED_UNPINNED or not pins() or pinned():
+    flexlib`` under a ``sitecustomize`` that imports NumPy).  At most once: the new process
+    carries :data:`REEXEC_GUARD`, and if it is still not pinned (the ``sitecustomize`` removes
+    the variables, say) it runs as it is and the CLI's note says why.  No new process when the
+    environment gives one of the variables a value of its own: the user's value is kept."""
+    global REEXECUTED
+    if os.environ.pop(REEXEC_GUARD, None) is not None:
+        REEXECUTED = True
         return
-    os.environ.update(pins())
+    wanted = pins()
+    if not LOADED_UNPINNED or not wanted or pinned():
+        return
+    if any(os.environ.get(k, v) != v for k, v in wanted.items()):
+        return                                      # a value set by the user: kept, no re-exec
+    os.environ.update(wanted)                       # only unset ones, by the test above
+    os.environ[REEXEC_GUARD] = "1"
     argv = list(argv or getattr(sys, "orig_argv", None) or [sys.executable, *sys.argv])
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(sys.executable, [sys.executable, *argv[1:]])
+
+
+def describe_unpinned() -> str | None:
+    """One paragraph on why this process does not run with :func:`pins` and what to do, or
+    None when it does.  Names each variable that is unset or has a value of its own, and says
+    when NumPy was loaded before the settings could apply."""
+    if pinned():
+        return None
+    diffs = env_differences()
+    missing = [k for k, (have, _) in diffs.items() if have is None]
+    other = {k: pair for k, pair in diffs.items() if pair[0] is not None}
+    active = numpy_avx512_active() if "NPY_DISABLE_CPU_FEATURES" in pins() else None
+    parts = []
+    if other:
+        parts.append("the environment sets " + ", ".join(
+            f"{k}={have!r} (flexlib's value: {want!r})" for k, (have, want) in other.items())
+            + "; a value set by the user is kept")
+    if missing or (LOADED_UNPINNED and not other) or (active and not diffs):
+        names = " and ".join(missing) or "NPY_DISABLE_CPU_FEATURES"
+        why = (f"{names} {'is' if len(missing) < 2 else 'are'} not set" if missing
+               else f"NumPy still uses its AVX-512 code ({' '.join(active)})" if active else
+               "the settings did not apply")
+        them = "it" if len(missing) == 1 else "them"
+        how = (f"NumPy was loaded before flexlib could set {them} (a sitecustomize or usercustomize "
+               "that imports NumPy, or a script that imports NumPy before flexlib)"
+               if LOADED_UNPINNED or active else f"something removed {them} after flexlib set {them}")
+        if REEXECUTED:
+            how += (f"; flexlib started itself again with {them}, and NumPy was loaded without "
+                    f"{them} again")
+        parts.append(f"{why}: {how}")
+    todo = []
+    if other:
+        todo.append("unset " + " and ".join(other))
+    if missing or LOADED_UNPINNED or active:
+        todo.append("set the variables before Python starts "
+                    "(eval \"$(python flexlib/_numerics.py)\" in bash prints and sets them) or "
+                    "import flexlib before NumPy")
+    return ("; ".join(parts) + ". So NumPy and OpenBLAS round differently from the runs in the "
+            "README and figures/: the numbers can differ in the last digits, and the late impacts "
+            "of a run visibly. To get those numbers: " + " and ".join(todo) + ".")
 
 
 def kernelspec(python: str | None = None) -> dict:

@@ -455,18 +455,13 @@ def _cmd_sweep(a) -> int:
 
 
 def _note_numerics():
-    """Say so when NumPy and OpenBLAS do not run with the settings of flexlib/_numerics.py
-    (``import flexlib`` sets them unless the environment gives other values), with which the
-    README, the figures and the notebooks were made."""
-    import os
+    """Say so when NumPy and OpenBLAS do not run with the settings of flexlib/_numerics.py, with
+    which the README, the figures and the notebooks were made: which variable is unset or set to
+    another value, or that NumPy was loaded before the settings could apply, and what to do."""
     from . import _numerics
-    if not _numerics.pinned():
-        other = ", ".join(f"{k}={os.environ.get(k, '')!r} (flexlib's: {v!r})"
-                          for k, v in _numerics.pins().items() if os.environ.get(k) != v)
-        sys.stderr.write(f"flexlib: note: the environment sets {other}, so NumPy and OpenBLAS "
-                         "round differently from the runs in the README and figures/: the "
-                         "numbers can differ in the last digits, and the late impacts of a run "
-                         "visibly\n")
+    why = _numerics.describe_unpinned()
+    if why:
+        sys.stderr.write(f"flexlib: note: {why}\n")
 
 
 def main(argv=None) -> int:

@@ -34,7 +34,7 @@ RANGES: dict[str, tuple] = {
     "axial_modes": (0, 4, True, True, "int", "-"),
     "foreshortening": (None, None, True, True, "bool", "-"),
     "zeta": (0.0, 1.0, True, False, "float", "-"),
-    "n_gauss": (0, 400, True, True, "int", "- (0 = automatic)"),
+    "n_gauss": (0, 400, True, True, "int", "-"),
     "theta0": (-math.pi, math.pi, True, True, "float", "rad"),
     "tau_d": (-1e6, 1e6, True, True, "float", "N m"),
     # slope and contact
@@ -93,7 +93,7 @@ DESCRIPTIONS: dict[str, str] = {
     "foreshortening": "keep the axial shortening of the bent beam (false only to show the spurious "
                       "softening without it)",
     "zeta": "modal damping ratio of the bending modes",
-    "n_gauss": "Gauss-Legendre points of the modal integrals; automatic: max(40, 8 N)",
+    "n_gauss": "Gauss-Legendre points of the modal integrals; 0 = automatic: max(40, 8 N)",
     "theta0": "initial angle of the beam from the X axis; the beam is released at rest",
     "tau_d": "constant driving torque at the hinge",
     # slope and contact

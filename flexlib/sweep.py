@@ -39,7 +39,7 @@ import numpy as np
 
 from . import __version__
 from .models import CONTACT_MODELS
-from .params import RANGES, Case, check_value, paper_case, parse_value
+from .params import DESCRIPTIONS, RANGES, Case, check_value, paper_case, parse_value
 from .simulate import SimulationError, canonical_model, simulate
 
 __all__ = ["sweep", "sweep_table", "parse_grid_values", "METRICS", "IMPACT_METRICS", "ENGINES"]
@@ -495,7 +495,8 @@ def _dataset(xr, models, axes, records, chosen, n_imp, attrs):
     coords = {"model": ("model", np.array(models, dtype=str))}
     for name, values in axes.items():
         unit = RANGES[name][5]
-        coords[name] = (name, np.array(values), {"units": unit if not unit.startswith("-") else "1"})
+        coords[name] = (name, np.array(values), {"long_name": DESCRIPTIONS[name],
+                                                 "units": unit if not unit.startswith("-") else "1"})
     data = {}
     for m in chosen:
         if m in IMPACT_METRICS:
@@ -540,9 +541,11 @@ def column_units(columns) -> dict:
 def sweep_table(ds, path=None):
     """A tidy table of a sweep: one row per point (model and parameter values, then the metrics;
     per-impact metrics as ``energy_lost_1``, ``energy_lost_2``, ...).  Returns a
-    :class:`pandas.DataFrame`; with ``path`` also writes it (``.csv``, whose header gives each
-    column its unit, ``mu_d [-],energy_lost_1 [J],...``, or ``.parquet``, which needs pyarrow
-    and keeps the units in the dataset's attributes)."""
+    :class:`pandas.DataFrame`; with ``path`` also writes it: ``.csv``, whose header gives each
+    column its unit, ``mu_d [-],energy_lost_1 [J],...``, or ``.parquet`` (needs pyarrow), whose
+    columns have the bare names and no units: :func:`column_units` gives them, and the sweep's
+    dataset ``ds`` holds them with a description of each swept parameter (its ``units`` and
+    ``long_name`` attributes; ``n_gauss``: 0 = automatic)."""
     import pandas as pd
     point_dims = [d for d in ds.dims if d != "impact"]
     flat = ds.drop_dims("impact") if "impact" in ds.dims else ds

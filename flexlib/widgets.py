@@ -13,7 +13,8 @@ Behaviour (tested in ``tests/test_widgets.py``):
 * the static friction coefficient stays at or above the kinetic one, as :mod:`flexlib.params`
   requires: moving the μ_d slider above μ_s moves the μ_s slider up with it, moving μ_s below μ_d
   moves μ_d down (one run), and a panel without a μ_s slider raises the case's μ_s to μ_d; the
-  status line says what was moved;
+  status line says what was moved.  Inside ``with p.hold_trait_notifications():`` the rule is
+  applied once, when the block ends, to the friction slider moved last in it;
 * an invalid combination (``v0 >= v1`` raises ValueError in :mod:`flexlib.params`) or a run
   that stops (:class:`~flexlib.simulate.SimulationError`) is shown as one line in
   :attr:`Panel.status`; the last good plot stays, and nothing is raised;
@@ -115,6 +116,7 @@ class Panel:
         self.n_updates = 0
         self._held = 0
         self._dirty = False
+        self._moved = None                 # the friction slider moved last while held
         unknown = [f for f in fields if f not in SLIDERS and f not in CHOICES]
         if unknown:
             raise ValueError(f"unknown panel field(s) {unknown}; valid fields: "
@@ -152,28 +154,32 @@ class Panel:
 
     @contextlib.contextmanager
     def hold_trait_notifications(self):
-        """Change several sliders; the panel recomputes once when the block ends."""
+        """Change several sliders; the panel recomputes once when the block ends, after keeping
+        μ_s ≥ μ_d by moving the other one of the friction slider moved last in the block."""
         self._held += 1
         try:
             yield self
         finally:
-            self._held -= 1
+            try:
+                if self._held == 1 and self._dirty:
+                    self.note = ""
+                    self._keep_mu_s_above_mu_d(self._moved)   # still held: no run of its own
+                    self._moved = None
+            finally:
+                self._held -= 1
             if self._held == 0 and self._dirty:
                 self.update()
 
     def _on_change(self, change):
-        if self._held:
-            self._dirty = True
-            return
         with self.hold_trait_notifications():       # a coupled slider it moves: still one run
             self._dirty = True
-            self.note = ""
-            self._keep_mu_s_above_mu_d(change["owner"])
+            if change["owner"] in (self.sliders.get("mu_d"), self.sliders.get("mu_s")):
+                self._moved = change["owner"]
 
     def _keep_mu_s_above_mu_d(self, moved):
         """Move the other friction slider when ``moved`` crossed it (μ_s ≥ μ_d)."""
         mu_d, mu_s = self.sliders.get("mu_d"), self.sliders.get("mu_s")
-        if mu_d is None or mu_s is None or mu_s.value >= mu_d.value:
+        if moved is None or mu_d is None or mu_s is None or mu_s.value >= mu_d.value:
             return
         if moved is mu_d:
             mu_s.value = mu_d.value

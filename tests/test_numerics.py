@@ -170,3 +170,100 @@ def test_the_scripts_install_the_kernel_into_the_venv():
     import json
     spec = Path(sys.prefix) / "share" / "jupyter" / "kernels" / _numerics.KERNEL_NAME / "kernel.json"
     assert json.loads(spec.read_text()) == json.loads(json.dumps(_numerics.kernelspec()))
+
+
+# ---------------------------------------------------------------------- NumPy loaded first
+# A sitecustomize (or usercustomize) runs before any script and may import NumPy, or change the
+# variables.  `python -m flexlib` starts itself again at most once, keeps a value the user set,
+# and its note says what is actually the case.
+
+_SITE = {
+    # imports NumPy only: the new process gets the pins before NumPy loads and runs pinned
+    "imports-numpy": "import numpy\n",
+    # removes the variables again in the new process too: it must not start a third one
+    "removes-the-variables": ("os.environ.pop('OPENBLAS_CORETYPE', None)\n"
+                              "os.environ.pop('NPY_DISABLE_CPU_FEATURES', None)\nimport numpy\n"),
+    # a value of its own: kept, so no new process (it would be unpinned again)
+    "sets-another-coretype": "os.environ['OPENBLAS_CORETYPE'] = 'SkylakeX'\nimport numpy\n",
+}
+
+
+@pytest.mark.skipif(not _numerics.pins(), reason="this CPU needs no pins: nothing to start again")
+@pytest.mark.parametrize("site", list(_SITE))
+def test_the_cli_starts_itself_again_at_most_once(tmp_path, site):
+    count = tmp_path / "starts"
+    (tmp_path / "sitecustomize.py").write_text(
+        f"import os\nwith open({str(count)!r}, 'a') as fh:\n    fh.write('x')\n" + _SITE[site])
+    env = {**_scrubbed(), "PYTHONPATH": str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env.pop(_numerics.REEXEC_GUARD, None)
+    run = subprocess.run([sys.executable, "-m", "flexlib", "simulate", "--case", "3.2", "--model",
+                          "frictionless", "--t-end", "0.01", "--quiet"],
+                         env=env, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    starts = len(count.read_text())
+    if site == "imports-numpy":
+        assert starts == 2 and "note" not in run.stderr, run.stderr
+    elif site == "removes-the-variables":
+        assert starts == 2, run.stderr
+        assert "is not set" in run.stderr or "are not set" in run.stderr, run.stderr
+        assert "started itself again" in run.stderr and "loaded before flexlib" in run.stderr
+    else:
+        assert starts == 1, run.stderr
+        assert "OPENBLAS_CORETYPE='SkylakeX'" in run.stderr and "kept" in run.stderr, run.stderr
+        assert "unset OPENBLAS_CORETYPE" in run.stderr
+    assert _numerics.REEXEC_GUARD not in run.stderr
+
+
+def _describe(monkeypatch, env, *, loaded_unpinned=False, active=None, reexecuted=False):
+    for key in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES"):
+        monkeypatch.delenv(key, raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setattr(_numerics, "pins", lambda: {"OPENBLAS_CORETYPE": "Haswell",
+                                                    "NPY_DISABLE_CPU_FEATURES": _numerics.NUMPY_AVX512})
+    monkeypatch.setattr(_numerics, "numpy_avx512_active", lambda: active)
+    monkeypatch.setattr(_numerics, "LOADED_UNPINNED", loaded_unpinned)
+    monkeypatch.setattr(_numerics, "REEXECUTED", reexecuted)
+    return _numerics.describe_unpinned()
+
+
+def test_the_note_says_what_is_actually_the_case(monkeypatch):
+    """Not "the environment sets NPY_DISABLE_CPU_FEATURES=''" for an unset variable or when
+    NumPy was loaded before flexlib: the note names what is unset, what has a value of its own,
+    or that NumPy came first, and what to do."""
+    pins = {"OPENBLAS_CORETYPE": "Haswell", "NPY_DISABLE_CPU_FEATURES": _numerics.NUMPY_AVX512}
+    assert _describe(monkeypatch, pins, active=[]) is None
+    unset = _describe(monkeypatch, {"OPENBLAS_CORETYPE": "Haswell"}, loaded_unpinned=True,
+                      active=["X86_V4"])
+    assert "NPY_DISABLE_CPU_FEATURES is not set" in unset and "loaded before flexlib" in unset
+    assert "sets NPY_DISABLE_CPU_FEATURES" not in unset and "=''" not in unset
+    assert "set the variables before Python starts" in unset
+    other = _describe(monkeypatch, {**pins, "OPENBLAS_CORETYPE": "SkylakeX"}, active=[])
+    assert "OPENBLAS_CORETYPE='SkylakeX'" in other and "'Haswell'" in other
+    assert "unset OPENBLAS_CORETYPE" in other and "not set" not in other and "loaded" not in other
+    late = _describe(monkeypatch, pins, active=["X86_V4", "AVX512_ICL"])   # env right, NumPy not
+    assert "NumPy still uses its AVX-512 code (X86_V4 AVX512_ICL)" in late
+    assert "loaded before flexlib" in late and "not set" not in late
+    again = _describe(monkeypatch, {}, loaded_unpinned=True, reexecuted=True)
+    assert "OPENBLAS_CORETYPE and NPY_DISABLE_CPU_FEATURES are not set" in again
+    assert "started itself again" in again
+
+
+@pytest.mark.skipif("NPY_DISABLE_CPU_FEATURES" not in _numerics.pins(),
+                    reason="this CPU has no AVX-512: NumPy rounds the same either way")
+def test_pinned_asks_numpy_not_only_the_environment():
+    """The names in NPY_DISABLE_CPU_FEATURES are NumPy's (renamed in NumPy 2.4): pinned() checks
+    that the loaded NumPy reports its AVX-512 targets off, so a NumPy that does not know the
+    names, or one loaded before the variables were set, is not taken for pinned."""
+    code = ("import os, json{first}\nos.environ.update({pins!r})\nfrom flexlib import _numerics\n"
+            "print(json.dumps([_numerics.pinned(), _numerics.numpy_avx512_active()]))")
+    import json
+    late = json.loads(_in_fresh_process(_scrubbed(), code.format(first=", numpy",
+                                                                 pins=_numerics.pins())))
+    assert late[0] is False and late[1], late      # environment right, NumPy loaded before it
+    early = json.loads(_in_fresh_process(_scrubbed(), code.format(first="", pins=_numerics.pins())))
+    assert early == [True, []]                     # set before NumPy loaded (with flexlib)
+    loaded = _in_fresh_process({**_scrubbed(), **_numerics.pins()},
+                               "import numpy\nfrom flexlib import _numerics\n"
+                               "print(_numerics.numpy_avx512_active(), _numerics.pinned())")
+    assert loaded == "[] True"

@@ -225,6 +225,20 @@ def test_table_has_one_row_per_point(local_2x2, tmp_path):
     assert {"energy_lost_1 [J]", "impact_start_2 [s]", "n_impacts [-]", "wall_time [s]"} <= set(header)
 
 
+def test_every_parameter_column_has_a_bare_unit(local_2x2):
+    """The CSV header shows a unit in brackets (``n_gauss [-]``), never a meaning such as
+    "0 = automatic": that is in the parameter's description, the coordinate's long_name."""
+    import re
+    from flexlib.params import DESCRIPTIONS, RANGES
+    from flexlib.sweep import column_units
+    units = column_units(list(RANGES))
+    for name, unit in units.items():
+        assert re.fullmatch(r"[-\w/^ ]*", unit) and "automatic" not in unit, (name, unit)
+    assert units["n_gauss"] == "-" and "0 = automatic" in DESCRIPTIONS["n_gauss"]
+    for name in ("mu_d", "sigma0"):
+        assert local_2x2[name].attrs["long_name"] == DESCRIPTIONS[name]
+
+
 def test_int_and_angle_parameters_and_metric_selection():
     ds = fl.sweep("3.2", "frictionless", {"n_modes": [2, 3], "alpha": [0.3]}, t_end=0.36,
                   engine="serial", metrics=["peak_normal_force", "n_impacts"], progress=False)

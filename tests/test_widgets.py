@@ -139,6 +139,32 @@ def test_mu_d_above_mu_s_moves_mu_s_up_with_it():
     assert {(c[1], c[2]) for c in stub.calls} == {(0.3, 0.6)}
 
 
+def test_mu_s_follows_mu_d_inside_a_hold_too():
+    """Inside ``hold_trait_notifications()`` the μ_s ≥ μ_d rule applies when the block ends (to
+    the friction slider moved last), not a ValueError in the status line."""
+    p, stub = _panel()
+    stub.calls.clear()
+    with p.hold_trait_notifications():
+        p.sliders["mu_d"].value = 0.8            # mu_s = 0.5
+    assert p.sliders["mu_s"].value == 0.8
+    assert len(stub.calls) == 2 and {(c[1], c[2]) for c in stub.calls} == {(0.8, 0.8)}
+    assert p.error is None and "μ_s moved up to 0.8" in p.status.value
+    stub.calls.clear()
+    with p.hold_trait_notifications():           # nested holds: still one run, at the outer end
+        with p.hold_trait_notifications():
+            p.sliders["e"].value = 0.5
+            p.sliders["mu_s"].value = 0.2        # below mu_d = 0.8: mu_d follows it down
+        assert stub.calls == [] and p.sliders["mu_d"].value == 0.8
+    assert p.sliders["mu_d"].value == 0.2 and len(stub.calls) == 2
+    assert {(c[1], c[2]) for c in stub.calls} == {(0.2, 0.2)}
+    assert p.error is None and "μ_d moved down to 0.2" in p.status.value
+    stub.calls.clear()
+    with p.hold_trait_notifications():           # crossing and back inside the block: no move
+        p.sliders["mu_d"].value = 0.6
+        p.sliders["mu_s"].value = 0.9
+    assert {(c[1], c[2]) for c in stub.calls} == {(0.6, 0.9)} and "moved" not in p.status.value
+
+
 def test_without_a_mu_s_slider_the_case_mu_s_follows_mu_d():
     p, stub = _panel(fields=["mu_d"])
     stub.calls.clear()
