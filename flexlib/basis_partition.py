@@ -1,7 +1,8 @@
 """The partitioned basis: modal far from the contact, finite elements near it.
 
-The partition method (Duan, Zhang and Hong 2013, Chinese Journal of Theoretical and Applied
-Mechanics; the multi-variable method of the same authors) divides a flexible body into a local
+The partition method (Duan, Zhang and Hong 2013, Applied Mathematics and Mechanics 34(11):
+1393-1404, doi:10.1007/s10483-013-1754-7, and the same authors in the Chinese Journal of
+Theoretical and Applied Mechanics, 2013, with their multi-variable method) divides a flexible body into a local
 region where the impact happens, described by finite-element nodal coordinates, and a region
 away from it, described by a few modal coordinates, coupled at the interface so that the
 partitioned body is one continuous body.  For the beam hinged at x = 0 and striking with its tip,
