@@ -196,3 +196,97 @@ def test_bad_basis_parameters_are_refused(kw, words):
         BeamParams(**kw)
     for w in words:
         assert w in str(err.value)
+
+
+# ---------------------------------------------------------------- runs in every basis
+RUN_BASES = {
+    "modal": {},
+    "fe": dict(basis="fe", elements=4),
+    "partition": dict(basis="partition", n_modes=3, local_length=0.2, elements=2),
+    "partition-reduced": dict(basis="partition", n_modes=3, local_length=0.2, elements=4,
+                              local_modes=2),
+}
+TIGHT = dict(rtol=1e-10, atol=1e-12)
+_FREE = {}
+
+
+def free_flight(name, **kw):
+    """Case 3.2 with no slope, 0-0.3 s, at tight tolerances (one run per basis and session)."""
+    key = (name, tuple(sorted(kw.items())))
+    if key not in _FREE:
+        import flexlib as fl
+        _FREE[key] = fl.simulate("3.2", "free", 0.3, **TIGHT, **kw)
+    return _FREE[key]
+
+
+@pytest.mark.parametrize("name", RUN_BASES)
+def test_free_flight_conserves_energy_in_every_basis(name):
+    r = free_flight(name, **RUN_BASES[name])
+    assert np.abs(r.E - r.E0).max() <= 1e-8 * r.E0
+    assert abs(r.E0 - 3.013082) < 1e-6          # m g0 (L/2) sin(theta0): the beam starts straight
+
+
+def _theta_error_bound(kw, amplitude, T=0.3):
+    """A bound on |theta_basis(t) - theta_exact(t)| over [0, T] from the basis's pinned-free
+    frequency errors: the beam's flexible part of theta, of size ``amplitude`` [rad], is a sum of
+    modes whose share falls as (omega_1 / omega_i)^2 (a load applied at release excites mode i
+    in inverse proportion to its stiffness); a mode whose frequency is off by eps_i drifts in phase
+    by omega_i T eps_i, so it contributes at most its share times min(2, omega_i T eps_i), and a
+    mode the basis does not have contributes twice its share."""
+    unit = math.sqrt(B0.E * B0.I / (B0.rho * B0.S * B0.L**4))
+    # exact pinned-free roots: tan(lambda) = tanh(lambda); (4i + 1) pi / 4 to 1e-7 from i = 4
+    lam = np.array([3.926602312047919, 7.068582745628732, 10.210176122813031]
+                   + [(4 * i + 1) * math.pi / 4 for i in range(4, 60)])
+    w_exact = lam**2 * unit
+    w = BeamModel(BeamParams(**kw)).pinned_free_frequencies()[1:]
+    eps = np.full(len(w_exact), np.inf)
+    eps[:len(w)] = (w - w_exact[:len(w)]) / w_exact[:len(w)]
+    assert np.all(eps[:len(w)] > -1e-9)                 # Rayleigh-Ritz: from above
+    share = (w_exact[0] / w_exact) ** 2
+    return amplitude * np.sum(share * np.minimum(2.0, w_exact * T * eps))
+
+
+@pytest.mark.parametrize("kw", [dict(basis="fe", elements=4),
+                                pytest.param(dict(basis="fe", elements=8), marks=pytest.mark.slow),
+                                dict(basis="partition", n_modes=3, local_length=0.2, elements=4,
+                                     local_modes=2)],
+                         ids=["fe4", "fe8", "partition-reduced"])
+def test_free_flight_theta_agrees_with_the_modal_beam(kw):
+    """theta(t) of a basis against the modal beam with N = 8 (the reference), 0-0.3 s, within the
+    sum of both bases' bounds of :func:`_theta_error_bound`; the flexible part of theta is measured
+    as the modal beam's distance from the rigid pendulum theta'' = -(3 g / 2 L) cos(theta)."""
+    from scipy.integrate import solve_ivp
+    ts = np.linspace(0.0, 0.3, 301)
+    ref = free_flight("modal8", n_modes=8).sample(ts, "theta")
+    rigid = solve_ivp(lambda t, y: [y[1], -1.5 * B0.g0 / B0.L * math.cos(y[0])], (0, 0.3),
+                      [B0.theta0, 0.0], rtol=1e-12, atol=1e-13, dense_output=True).sol(ts)[0]
+    amplitude = np.abs(ref - rigid).max()
+    assert 1e-5 < amplitude < 2e-3 * abs(rigid[-1] - rigid[0])      # the beam bends, a little
+    tol = _theta_error_bound(kw, amplitude) + _theta_error_bound(dict(n_modes=8), amplitude)
+    th = free_flight(str(kw), **kw).sample(ts, "theta")
+    assert np.abs(th - ref).max() <= tol
+    assert tol < 0.5 * amplitude or kw["basis"] == "partition"     # a bound that means something
+
+
+def test_partition_at_local_length_zero_runs_as_the_modal_beam():
+    import flexlib as fl
+    a = fl.simulate("3.2", "hybrid_coulomb", 0.36)
+    b = fl.simulate("3.2", "hybrid_coulomb", 0.36, basis="partition", local_length=0.0)
+    assert len(a.impacts) == len(b.impacts) >= 1
+    for key in ("theta", "theta_dot", "tip_Y", "tip_deflection", "E", "N"):
+        x, y = np.asarray(a.h[key]), np.asarray(b.h[key])
+        assert x.shape == y.shape, key
+        assert np.nanmax(np.abs(x - y)) <= 1e-12 * max(np.nanmax(np.abs(x)), 1e-300), key
+
+
+@pytest.mark.parametrize("model, extra", [("hybrid_coulomb", {}),
+                                          ("continuous_coulomb", dict(e=0.5))])
+@pytest.mark.parametrize("name", [n for n in RUN_BASES if n != "modal"])
+def test_energy_audit_closes_through_the_first_impact(name, model, extra):
+    """Case 3.2, 0-0.36 s (first contact at ~0.333 s): the audit E(t) + dissipated work - E0
+    stays within 1e-6 E0 in every basis, for the constraint method and the continuous one."""
+    import flexlib as fl
+    r = fl.simulate("3.2", model, 0.36, **RUN_BASES[name], **extra)
+    assert r.success and len(r.impacts) >= 1
+    assert 0.330 < r.impacts[0]["t_start"] < 0.336
+    assert r.audit_residual_max <= 1e-6 * r.E0
