@@ -290,3 +290,27 @@ def test_energy_audit_closes_through_the_first_impact(name, model, extra):
     assert r.success and len(r.impacts) >= 1
     assert 0.330 < r.impacts[0]["t_start"] < 0.336
     assert r.audit_residual_max <= 1e-6 * r.E0
+
+
+@pytest.mark.parametrize("name", RUN_BASES)
+def test_material_points_tip_and_energies_in_every_basis(name):
+    """At a random state: the material point at x = L is the tip of the compiled kinematics;
+    V_G = rho S g0 int Y(x) dx and V_E = 1/2 int EI (u_y'')^2 dx by an independent Gauss rule of
+    200 points per element-sized piece over the material points and the basis's curvature."""
+    from flexlib.basis_fe import gauss_rule
+    from flexlib.beam import sample_kinematics
+    m = model(**RUN_BASES[name])
+    rng = np.random.default_rng(7)
+    q = np.concatenate(([0.6], rng.normal(size=m.n) * 2e-3))
+    qd = np.concatenate(([-1.0], rng.normal(size=m.n) * 0.1))
+    out = sample_kinematics(np.concatenate((q, qd))[None, :], m.kernel_params(), m.kernel_arrays())
+    tip = m.positions(q, m.station_data(np.array([B0.L])))[0]
+    np.testing.assert_allclose(tip, out[:2, 0], rtol=0, atol=1e-15)
+    pieces = np.linspace(0.0, B0.L, 41)          # 0.025 m: every element and the interface lie on it
+    xs, ws = np.concatenate([gauss_rule(a, b, 12) for a, b in zip(pieces[:-1], pieces[1:])], axis=1)
+    Y = m.positions(q, m.station_data(xs))[:, 1]
+    V_G = B0.rho * B0.S * B0.g0 * ws @ Y
+    curv = m.basis.shapes(xs)[2] @ q[1:]
+    V_E = 0.5 * B0.E * B0.I * ws @ curv**2
+    assert out[7, 0] == pytest.approx(V_G, rel=1e-12)
+    assert out[5, 0] == pytest.approx(V_E, rel=1e-12)
