@@ -46,7 +46,8 @@ from . import _jit
 from ._jit import compiled, hot, inlined
 from .layout import P_G0, P_J_OB, P_L, P_RX0, P_TAU, pack_params
 from .linalg import dot_at, mv_at, quad_at, quad_flat
-from .modes import ModalIntegrals, axial_shapes, coupling_shape, mode_shapes, modal_integrals
+from .bases import basis_of
+from .modes import ModalIntegrals, axial_shapes, modal_integrals
 from .params import BeamParams
 
 __all__ = ["BeamModel", "KernelArrays", "rotation"]
@@ -70,7 +71,8 @@ class KernelArrays(NamedTuple):
     C: np.ndarray       # (N, N) modal damping
     Phi_L: np.ndarray   # (N,) bending shapes at the tip
     H_L: np.ndarray     # (N, N) coupling shape at the tip
-    # the generic quadrature route (used only with axial modes, Na > 0)
+    # the generic quadrature route (used with axial modes, Na > 0, and for bases too large for
+    # the tensor route, whose T3r, T3tr, T4r, T4pr are then empty)
     xk: np.ndarray      # (K,) nodes [m]
     wk: np.ndarray      # (K,) weights x rho S
     Phik: np.ndarray    # (K, N) bending shapes at the nodes
@@ -286,11 +288,18 @@ def mass_forces_quad(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA):
     return M, Q
 
 
+@inlined
+def quadrature_route(arrs):
+    """True when the beam of the modal data ``arrs`` runs by the quadrature route: with axial
+    modes, or when its basis has no tensors (too many coordinates for the tensor route)."""
+    return arrs.Psi_L.shape[0] > 0 or arrs.T4r.shape[0] == 0
+
+
 @compiled
 def mass_forces_any(q, qd, par, arrs):
-    """M, Q from the modal data ``arrs`` (a :class:`KernelArrays`): the tensor path without axial
-    modes, else quadrature."""
-    if arrs.Psi_L.shape[0] > 0:
+    """M, Q from the modal data ``arrs`` (a :class:`KernelArrays`): the tensor path for a small
+    basis without axial modes, else quadrature (:func:`quadrature_route`)."""
+    if quadrature_route(arrs):
         return mass_forces_quad(q, qd, par, arrs.Phi_L.shape[0], arrs.K2, arrs.C, arrs.xk,
                                 arrs.wk, arrs.Phik, arrs.Hk, arrs.Psik, arrs.KA)
     return mass_forces(q, qd, par, arrs.M2, arrs.M2mD, arrs.S_y, arrs.K2, arrs.T3r, arrs.T3tr,
@@ -301,9 +310,10 @@ def mass_forces_any(q, qd, par, arrs):
 def mass_forces_arrs_into(q, qd, par, arrs, W, M, Q):
     """M(q) and Q(q, q') of the beam with the modal data ``arrs`` (a :class:`KernelArrays`),
     written into ``M`` and ``Q`` with the work array ``W`` (>= 14 x max(N^2, nd), rows 0-6 and
-    11-13 used): the tensor form without axial modes, else the quadrature route."""
+    11-13 used): the tensor form for a small basis without axial modes, else the quadrature
+    route (:func:`quadrature_route`)."""
     n = arrs.Phi_L.shape[0]
-    if arrs.Psi_L.shape[0] > 0:
+    if quadrature_route(arrs):
         mass_forces_quad_into(q, qd, par, n, arrs.K2, arrs.C, arrs.xk, arrs.wk, arrs.Phik,
                               arrs.Hk, arrs.Psik, arrs.KA, W, M, Q)
     else:
@@ -466,7 +476,8 @@ class BeamModel:
             raise TypeError(f"BeamModel expects a BeamParams (or None for the paper's beam), got "
                             f"{type(beam).__name__} {beam!r:.60}; for a Case use BeamModel(case.beam)")
         self.params = beam if beam is not None else BeamParams()
-        self.mi: ModalIntegrals = modal_integrals(self.params)
+        self.basis = basis_of(self.params)
+        self.mi: ModalIntegrals = modal_integrals(self.params, self.basis)
         self.n = self.mi.n
         self.na = self.mi.na
         self.ndof = self.n + 1 + self.na
@@ -484,13 +495,18 @@ class BeamModel:
             mi = self.mi
             n = mi.n
             c = np.ascontiguousarray
+            tensors = mi.T4.shape[0] > 0
+            T3, T4 = mi.T3, mi.T4
             self._kernel_arrays = KernelArrays(
                 M2=c(mi.M2), M2mD=c(mi.M2 - mi.D), S_y=c(mi.S_y), K2=c(mi.K2),
-                T3r=c(mi.T3.reshape(n * n, n)), T3tr=c(mi.T3.transpose(0, 2, 1).reshape(n * n, n)),
-                T4r=c(mi.T4.reshape(n * n, n * n)),
-                T4pr=c(mi.T4.transpose(0, 2, 1, 3).reshape(n * n, n * n)), Hbar=c(mi.Hbar),
+                T3r=c(T3.reshape(n * n, n)) if tensors else np.zeros((0, n)),
+                T3tr=c(T3.transpose(0, 2, 1).reshape(n * n, n)) if tensors else np.zeros((0, n)),
+                T4r=c(T4.reshape(n * n, n * n)) if tensors else np.zeros((0, n * n)),
+                T4pr=c(T4.transpose(0, 2, 1, 3).reshape(n * n, n * n)) if tensors else
+                np.zeros((0, n * n)), Hbar=c(mi.Hbar),
                 Sbar=c(mi.Sbar), C=c(mi.C), Phi_L=c(mi.Phi_L), H_L=c(mi.H_L),
-                # generic quadrature route, used only with axial modes (an extension beyond the paper)
+                # generic quadrature route: with axial modes (an extension beyond the paper), and
+                # for a basis without the tensors T3, T4
                 xk=c(mi.x), wk=c(mi.w * mi.rhoS), Phik=c(mi.Phi),
                 Hk=c(mi.H.reshape(len(mi.x), n * n)), Psik=c(mi.Psi), KA=c(mi.K_A),
                 Psi_L=c(mi.Psi_L), Psibar=c(mi.Psibar))
@@ -537,11 +553,10 @@ class BeamModel:
     # ------------------------------------------------------------------ whole-beam positions
     def station_data(self, xs):
         """(xs, Phi(x), H(x)) at stations ``xs`` (precompute once, then use :meth:`positions`);
-        with axial modes also Psi(x) as a 4th entry."""
+        with axial modes also Psi(x) as a 4th entry.  The functions are the basis's."""
         xs = np.asarray(xs, float)
-        k = self.params.gauss_points
-        phi = mode_shapes(xs, self.mi.L, self.n, self.mi.lam)[0]
-        H = coupling_shape(xs, self.mi.L, self.n, k, self.mi.lam, self.params.foreshortening)
+        phi = self.basis.shapes(xs)[0]
+        H = self.basis.coupling(xs)
         if self.na:
             return xs, phi, H, axial_shapes(xs, self.mi.L, self.na)[0]
         return xs, phi, H
@@ -561,7 +576,10 @@ class BeamModel:
 
     # ------------------------------------------------------------------ frequencies
     def natural_frequencies(self) -> np.ndarray:
-        """Clamped-free bending frequencies (rad/s): eigenvalues of the quadrature K2, M2 (E5)."""
+        """Clamped-free bending frequencies (rad/s), ascending: the generalized eigenvalues of the
+        basis's stiffness K2 and mass M2 (the hinge held, no rotation, no gravity).  Exact for the
+        modal basis (its functions are the eigenfunctions); upper bounds of the exact values for
+        the finite-element and partitioned bases (Rayleigh-Ritz)."""
         from scipy.linalg import eigh   # lazily: the simulator does not need SciPy
         w2 = eigh(self.mi.K2, self.mi.M2, eigvals_only=True)
         return np.sqrt(np.clip(w2, 0.0, None))

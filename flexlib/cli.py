@@ -1,4 +1,4 @@
-"""Command line: ``python -m flexlib simulate | compare | sweep | figures | notebooks``.
+"""Command line: ``python -m flexlib simulate | compare | sweep | modes | figures | notebooks``.
 
 User errors (unknown case or model, a parameter out of range) print one line and exit 2;
 a run that stops with :class:`~flexlib.simulate.SimulationError` prints one line, still writes
@@ -148,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "A model that stops is reported and the others still run\n(exit 3 if any "
                     "stopped).")
     _add_sweep_parser(sub)
+    _add_modes_parser(sub)
     f = sub.add_parser("figures", help="regenerate every figure, claims.md and the cached studies",
                        formatter_class=_Formatter)
     f.add_argument("--out", default="figures", metavar="DIR", help="output folder; default figures")
@@ -394,6 +395,70 @@ def _add_sweep_parser(sub):
     _add_param_options(w)
 
 
+_BASIS_OPTIONS = ("basis", "n_modes", "elements", "local_length", "local_modes")
+
+
+def _add_modes_parser(sub):
+    m = sub.add_parser(
+        "modes", help="print the beam's natural frequencies in its basis beside the exact ones",
+        formatter_class=_Formatter,
+        usage="python -m flexlib modes [--case CASE] [--basis BASIS] [--n-modes N_MODES] "
+              "[--elements ELEMENTS] [--local-length LOCAL_LENGTH] [--local-modes LOCAL_MODES] "
+              "[--json JSON_PATH]",
+        description="Print the natural frequencies of the beam, root clamped and not rotating (the "
+                    "generalized eigenvalues\nof the basis's stiffness and mass matrices), beside "
+                    "the exact clamped-free cantilever values\nomega_i = lambda_i^2 sqrt(E I / "
+                    "(rho S L^4)) and their relative errors.")
+    m.add_argument("--case", default="3.2", metavar="CASE",
+                   help="case of the paper's section 3 whose beam is used: 3.1 (or A) or 3.2 (or B); "
+                        "default 3.2")
+    m.add_argument("--json", default=None, metavar="JSON_PATH",
+                   help="write the frequencies and the exact ones [rad/s] to this file; default: "
+                        "not written")
+    defaults, defaults_31 = _flat_params(paper_case("3.2")), _flat_params(paper_case("3.1"))
+    g = m.add_argument_group("parameters: the basis (default: the case's value)")
+    for name in _BASIS_OPTIONS:
+        g.add_argument("--" + name.replace("_", "-"), dest="p_" + name, default=None,
+                       metavar=name.upper(), help=_param_help(name, defaults, defaults_31))
+
+
+def modes_table(beam) -> dict:
+    """The natural frequencies of ``beam`` (a :class:`~flexlib.params.BeamParams`) in its basis,
+    root clamped and not rotating, beside the exact clamped-free ones: a dict with ``basis``,
+    ``coordinates``, ``frequencies`` and ``exact`` [rad/s] and ``relative_error``."""
+    from .beam import BeamModel
+    from .modes import cantilever_roots
+    bm = BeamModel(beam)
+    w = bm.natural_frequencies()
+    exact = cantilever_roots(len(w)) ** 2 * math.sqrt(beam.E * beam.I / (beam.rho * beam.S * beam.L**4))
+    return dict(basis=beam.basis, coordinates=int(bm.n), frequencies=[float(x) for x in w],
+                exact=[float(x) for x in exact], relative_error=[float(x) for x in (w - exact) / exact])
+
+
+def _cmd_modes(a) -> int:
+    overrides = {name: parse_value(name, getattr(a, "p_" + name)) for name in _BASIS_OPTIONS
+                 if getattr(a, "p_" + name) is not None}
+    if a.json and not Path(a.json).expanduser().resolve().parent.is_dir():
+        raise ValueError(f"--json {a.json!r}: the directory {str(Path(a.json).parent)!r} does not exist")
+    case = paper_case(a.case).with_(**overrides)
+    b = case.beam
+    out = modes_table(b)
+    what = {"modal": f"{b.n_modes} assumed modes",
+            "fe": f"{b.elements} Hermite elements",
+            "partition": f"{b.n_modes} far modes, local length {b.local_length:g} m, "
+                         f"{b.elements} elements"
+                         + (f" reduced to {b.local_modes} modes" if b.local_modes else "")}[b.basis]
+    print(f"case {case.name}  basis {b.basis} ({what}): {out['coordinates']} coordinates, root "
+          f"clamped, not rotating")
+    print(f"{'i':>3}  {'omega [rad/s]':>14}  {'exact [rad/s]':>14}  {'rel. error':>11}")
+    for i, (w, x, e) in enumerate(zip(out["frequencies"], out["exact"], out["relative_error"])):
+        print(f"{i + 1:>3}  {w:>14.6f}  {x:>14.6f}  {e:>11.3e}")
+    if a.json:
+        out = dict(case=case.name, **out, parameters={k: getattr(b, k) for k in _BASIS_OPTIONS})
+        _write("--json", a.json, lambda p: p.write_text(json.dumps(out, indent=1)))
+    return 0
+
+
 def _positive_int(option, text):
     try:
         v = int(text)
@@ -475,6 +540,8 @@ def main(argv=None) -> int:
             return _cmd_compare(a)
         if a.command == "sweep":
             return _cmd_sweep(a)
+        if a.command == "modes":
+            return _cmd_modes(a)
         if a.command == "figures":
             from .figures import make_all
             make_all(a.out, only=a.only.split(",") if a.only else None, studies=not a.no_studies)

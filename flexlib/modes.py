@@ -1,9 +1,12 @@
-"""Assumed modes (clamped-free cantilever eigenfunctions) and the modal integrals.
+"""The modal basis (clamped-free cantilever eigenfunctions) and the integrals of any basis.
 
 docs/model.md section 4 (numerically stable form; coupling-shape matrix H, eq (4)) and 5.2
 (constant integrals, eqs (18)-(22), with S_y = int rho S x Phi^T dx: the printed eq (20) misses
-the x).  Everything here is computed once per model; the right-hand side of the ODE only
-contracts the small dense tensors stored in :class:`ModalIntegrals`.
+the x).  :class:`ModalBasis` is the paper's basis; the finite-element and partitioned bases
+(:mod:`flexlib.basis_fe`, :mod:`flexlib.basis_partition`) offer the same interface, and
+:func:`modal_integrals` computes the constant integrals and quadrature arrays from any of them.
+Everything here is computed once per model; the right-hand side of the ODE only contracts the
+small dense tensors stored in :class:`ModalIntegrals`.
 """
 from __future__ import annotations
 
@@ -14,7 +17,13 @@ import numpy as np
 
 from .params import BeamParams
 
-__all__ = ["cantilever_roots", "mode_shapes", "axial_shapes", "ModalIntegrals", "modal_integrals"]
+__all__ = ["cantilever_roots", "mode_shapes", "axial_shapes", "coupling_shape", "ModalBasis",
+           "ModalIntegrals", "modal_integrals", "TENSOR_ROUTE_MAX"]
+
+# The tensor route (the tensors T3 and T4 have N^3 and N^4 entries, and its work per evaluation
+# grows as N^4) is used up to this many deformation coordinates; larger bases use the quadrature
+# route (~ K N^2 per evaluation for K nodes)
+TENSOR_ROUTE_MAX = 8
 
 
 def cantilever_roots(n: int) -> np.ndarray:
@@ -103,6 +112,10 @@ class ModalIntegrals:
     Axial extension (``na = 0`` is the paper's inextensible beam): ``Psi``,
     ``dPsi`` (K, na) the axial shapes at the nodes, ``Psi_L`` (na,), ``K_A`` = int EA Psi'^T Psi',
     ``M_A`` = int rho S Psi^T Psi, ``Psibar`` = int rho S Psi.
+
+    ``basis`` is the basis object the arrays come from (:func:`flexlib.bases.basis_of`); ``lam``
+    is None for a basis that is not modal, and ``T3``, ``T4`` are empty (first axis of length 0)
+    for a basis too large for the tensor route.
     """
     L: float
     rhoS: float
@@ -137,6 +150,7 @@ class ModalIntegrals:
     K_A: np.ndarray = None
     M_A: np.ndarray = None
     Psibar: np.ndarray = None
+    basis: object = None
 
 
 def _gauss(a: float, b: float, k: int):
@@ -162,18 +176,55 @@ def coupling_shape(xs, L: float, n: int, k: int, roots=None, foreshortening: boo
     return out
 
 
-def modal_integrals(beam: BeamParams) -> ModalIntegrals:
-    """Precompute every quadrature array and constant integral of ``beam`` (once per model)."""
-    n, L = beam.n_modes, beam.L
-    k = beam.gauss_points
-    lam = cantilever_roots(n)
+class ModalBasis:
+    """The modal basis of the paper: the first ``n`` clamped-free assumed modes of the whole beam
+    (eqs (1)-(2)), integrated with a ``k``-point Gauss-Legendre rule on [0, L].
+
+    The interface every basis offers (:func:`flexlib.bases.basis_of`): ``name``, ``L``, ``n``
+    (number of coordinates), ``quadrature()`` (nodes and weights on [0, L]), ``shapes(x)``
+    (Phi, Phi', Phi'', each (len(x), n)), ``coupling(x)`` (H(x) of eq (4), zero without
+    foreshortening) and ``lam`` (the roots beta_i L, which give the modal damping)."""
+
+    name = "modal"
+
+    def __init__(self, L: float, n: int, k: int, foreshortening: bool = True):
+        self.L, self.n, self.k = float(L), int(n), int(k)
+        self.foreshortening = bool(foreshortening)
+        self.lam = cantilever_roots(self.n)
+
+    def quadrature(self):
+        return _gauss(0.0, self.L, self.k)
+
+    def shapes(self, x):
+        return mode_shapes(x, self.L, self.n, self.lam)
+
+    def coupling(self, x):
+        return coupling_shape(x, self.L, self.n, self.k, self.lam, self.foreshortening)
+
+
+def modal_integrals(beam: BeamParams, basis=None) -> ModalIntegrals:
+    """Precompute every quadrature array and constant integral of ``beam`` (once per model) in
+    ``basis`` (a basis object of :func:`flexlib.bases.basis_of`; default: the modal basis, which
+    is the only one this module builds by itself).
+
+    The tensors T3 and T4 are built only for bases of at most :data:`TENSOR_ROUTE_MAX`
+    coordinates (the tensor route); larger bases get empty ones and use the quadrature route.
+    The damping C gives every eigenmode of eig(K2, M2) the damping ratio zeta: for the modal basis
+    the modes are the eigenfunctions and C = diag(2 zeta omega_i rho S L); for any other basis
+    C = M2 V diag(2 zeta omega) V^T M2 with the M2-orthonormal eigenvectors V."""
+    if basis is None:
+        if beam.basis != "modal":
+            raise ValueError(f"modal_integrals builds only the modal basis by itself; for basis "
+                             f"{beam.basis!r} pass flexlib.bases.basis_of(beam)")
+        basis = ModalBasis(beam.L, beam.n_modes, beam.gauss_points, beam.foreshortening)
+    n, L = basis.n, beam.L
     rhoS = beam.rho * beam.S
     EI = beam.E * beam.I
-    x, w = _gauss(0.0, L, k)
-    Phi, dPhi, ddPhi = mode_shapes(x, L, n, lam)
-    H = coupling_shape(x, L, n, k, lam, beam.foreshortening)
-    PhiL = mode_shapes([L], L, n, lam)[0][0]
-    H_L = coupling_shape([L], L, n, k, lam, beam.foreshortening)[0]
+    x, w = basis.quadrature()
+    Phi, dPhi, ddPhi = basis.shapes(x)
+    H = basis.coupling(x)
+    PhiL = basis.shapes([L])[0][0]
+    H_L = basis.coupling([L])[0]
     ws = w * rhoS
     M2 = (ws * Phi.T) @ Phi
     K2 = EI * (w * ddPhi.T) @ ddPhi
@@ -181,10 +232,21 @@ def modal_integrals(beam: BeamParams) -> ModalIntegrals:
     S_y = (ws * x) @ Phi
     Hbar = np.einsum("k,kij->ij", ws, H)
     Sbar = ws @ Phi
-    T3 = np.einsum("k,kij,kl->ijl", ws, H, Phi)
-    T4 = np.einsum("k,kij,kml->ijml", ws, H, H)
-    omega = lam**2 * math.sqrt(EI / (rhoS * L**4))
-    C = np.diag(2.0 * beam.zeta * omega * rhoS * L)
+    if n <= TENSOR_ROUTE_MAX:
+        T3 = np.einsum("k,kij,kl->ijl", ws, H, Phi)
+        T4 = np.einsum("k,kij,kml->ijml", ws, H, H)
+    else:
+        T3, T4 = np.zeros((0, n, n)), np.zeros((0, n, n, n))
+    if basis.lam is not None:
+        omega = basis.lam**2 * math.sqrt(EI / (rhoS * L**4))
+        C = np.diag(2.0 * beam.zeta * omega * rhoS * L)
+    elif beam.zeta > 0.0:
+        from scipy.linalg import eigh   # lazily: the simulator does not need SciPy
+        w2, V = eigh(K2, M2)
+        MV = M2 @ V
+        C = (MV * (2.0 * beam.zeta * np.sqrt(np.clip(w2, 0.0, None)))) @ MV.T
+    else:
+        C = np.zeros((n, n))
     na = int(getattr(beam, "axial_modes", 0))
     EA = beam.E * beam.S
     Psi, dPsi = axial_shapes(x, L, na)
@@ -193,8 +255,8 @@ def modal_integrals(beam: BeamParams) -> ModalIntegrals:
     M_A = (ws * Psi.T) @ Psi
     Psibar = ws @ Psi
     return ModalIntegrals(
-        L=L, rhoS=rhoS, EI=EI, n=n, lam=lam, x=x, w=w, Phi=Phi, dPhi=dPhi, ddPhi=ddPhi, H=H,
-        Phi_L=PhiL, H_L=H_L, m=rhoS * L, J_ob=float(ws @ x**2), M2=M2, D=D, S_y=S_y, K2=K2,
+        L=L, rhoS=rhoS, EI=EI, n=n, lam=basis.lam, x=x, w=w, Phi=Phi, dPhi=dPhi, ddPhi=ddPhi,
+        H=H, Phi_L=PhiL, H_L=H_L, m=rhoS * L, J_ob=float(ws @ x**2), M2=M2, D=D, S_y=S_y, K2=K2,
         Hbar=Hbar, Sbar=Sbar, Rx0=float(ws @ x), T3=np.ascontiguousarray(T3),
         T4=np.ascontiguousarray(T4), C=C, na=na, EA=EA, Psi=Psi, dPsi=dPsi, Psi_L=Psi_L, K_A=K_A,
-        M_A=M_A, Psibar=Psibar)
+        M_A=M_A, Psibar=Psibar, basis=basis)

@@ -31,6 +31,10 @@ RANGES: dict[str, tuple] = {
     "I": (0.0, 1.0, False, True, "float", "m^4"),
     "g0": (0.0, 100.0, True, True, "float", "m/s^2"),
     "n_modes": (1, 8, True, True, "int", "-"),
+    "basis": (None, None, True, True, ("modal", "fe", "partition"), "-"),
+    "elements": (1, 256, True, True, "int", "-"),
+    "local_length": (0.0, 100.0, True, True, "float", "m"),
+    "local_modes": (0, 512, True, True, "int", "- (0 = no reduction)"),
     "axial_modes": (0, 4, True, True, "int", "-"),
     "foreshortening": (None, None, True, True, "bool", "-"),
     "zeta": (0.0, 1.0, True, False, "float", "-"),
@@ -87,7 +91,17 @@ DESCRIPTIONS: dict[str, str] = {
     "E": "Young's modulus of the beam",
     "I": "second moment of area of the cross-section (bending stiffness E I)",
     "g0": "gravitational acceleration (acts along -Y)",
-    "n_modes": "number N of bending (transverse) assumed modes",
+    "n_modes": "number N of bending (transverse) assumed modes (with basis 'partition': of the "
+               "region away from the tip)",
+    "basis": "functions of the beam's deflection: 'modal' (the paper's assumed modes), 'fe' "
+             "(Hermite beam elements), 'partition' (assumed modes away from the tip, elements "
+             "near it)",
+    "elements": "number of Hermite beam elements (basis 'fe': of the whole beam; 'partition': of "
+                "the end region)",
+    "local_length": "length of the end region meshed with elements (basis 'partition'; 0: the "
+                    "modal beam, L: the finite-element beam)",
+    "local_modes": "fixed-interface modes kept of the end region (basis 'partition', Craig-Bampton "
+                   "reduction; 0: no reduction)",
     "axial_modes": "number of axial bar modes (0: the paper's axially rigid beam; >= 1 lets the "
                    "hybrid models stick)",
     "foreshortening": "keep the axial shortening of the bent beam (false only to show the spurious "
@@ -247,7 +261,15 @@ class BeamParams(_Validated):
     """Beam, hinge and initial state.  SI units.
 
     ``n_gauss = 0`` (default) chooses ``max(40, 8 * n_modes)`` Gauss-Legendre points,
-    which is 40 for N <= 5 and at least 60 for N = 8.
+    which is 40 for N <= 5 and at least 60 for N = 8 (with basis 'partition': on the region away
+    from the tip; elements are integrated exactly with 6 points each).
+
+    ``basis`` selects the functions of the deflection (:mod:`flexlib.bases`): ``"modal"`` (the
+    paper's ``n_modes`` assumed modes), ``"fe"`` (``elements`` Hermite beam elements, the root
+    clamped) or ``"partition"`` (``n_modes`` assumed modes of the beam of length
+    L - ``local_length`` and ``elements`` Hermite elements on the end region of length
+    ``local_length``, reduced to ``local_modes`` fixed-interface modes if that is > 0).  Axial
+    modes are offered with the modal basis only.
     ``foreshortening=False`` drops the second-order coupling term u_x = -1/2 B^T H B;
     it exists only to demonstrate the spurious softening it causes (the centrifugal term
     Omega^2 (D - M2) B of the rotating beam changes sign without it).
@@ -259,6 +281,10 @@ class BeamParams(_Validated):
     I: float = 7.85e-9
     g0: float = 9.81
     n_modes: int = 3
+    basis: str = "modal"
+    elements: int = 8
+    local_length: float = 0.2
+    local_modes: int = 0
     axial_modes: int = 0
     foreshortening: bool = True
     zeta: float = 0.0
@@ -275,6 +301,20 @@ class BeamParams(_Validated):
             raise ValueError(
                 f"parameter 'n_gauss' = {self.n_gauss} is too small for n_modes = {self.n_modes}: "
                 f"valid range is 0 (automatic) or [{2 * self.n_modes + 8}, 400]")
+        if self.basis != "modal" and self.axial_modes != 0:
+            raise ValueError(
+                f"parameter 'axial_modes' = {self.axial_modes} is invalid with basis "
+                f"{self.basis!r}: valid range is 0 (axial modes are offered with basis 'modal' only)")
+        if self.basis == "partition":
+            if self.local_length > self.L:
+                raise ValueError(
+                    f"parameter 'local_length' = {self.local_length!r} is invalid: valid range is "
+                    f"[0, L = {self.L!r}] m (the end region lies on the beam)")
+            if self.local_modes > 2 * self.elements:
+                raise ValueError(
+                    f"parameter 'local_modes' = {self.local_modes} is invalid: valid range is "
+                    f"[0, {2 * self.elements}] (0: no reduction; the end region of {self.elements} "
+                    f"elements has 2 x {self.elements} coordinates)")
 
 
 @dataclass(eq=True)

@@ -297,7 +297,7 @@ class SimulationResult:
 
         The file holds one array per history, named as in :data:`HISTORY_KEYS`, with n =
         ``len(t)`` samples: 1-D arrays of length n, except ``B``/``B_dot`` of shape (n, N)
-        (N = n_modes) and, with axial modes, ``C``/``C_dot`` of shape (n, axial_modes).  Units
+        (N = the basis's coordinates: n_modes for the modal basis) and, with axial modes, ``C``/``C_dot`` of shape (n, axial_modes).  Units
         are SI, as in :data:`HISTORY_UNITS`.  The array ``meta`` is a 0-d string holding a JSON
         object with ``case`` (every parameter, as :meth:`Case.as_dict`), ``model``, ``version``,
         ``success``, ``message``, ``stats`` (wall time, step and event counts, tolerances),

@@ -342,7 +342,7 @@ class Simulator:
     def _singular_cause(self, d):
         why = ("the normal and tangential tip constraints are linearly dependent; with n_modes = 1 "
                "they always are at zero modal velocity, so the stick constraint has no unique "
-               "multipliers (use n_modes >= 2)" if self.case.beam.n_modes == 1 else
+               "multipliers (use n_modes >= 2)" if self.beam.n == 1 else
                "linearly dependent tip constraint Jacobians")
         return f"singular constraint matrix in state {MODE_NAMES[d.mode]}: {why}"
 

@@ -65,6 +65,16 @@ BAD_INPUTS = [
     ("dt-zero", ["--dt", "0", "--t-end", "0.5"], ["--dt", "(0, t_end = 0.5] s"]),
 ]
 
+# (id, argv after "modes", substrings of the one-line message)
+BAD_MODES = [
+    ("elements-negative", ["--basis", "fe", "--elements", "-4"], ["'elements'", "-4", "[1, 256]"]),
+    ("local-length-above-L", ["--basis", "partition", "--local-length", "1.5"],
+     ["'local_length'", "1.5", "[0, L = 1.0] m"]),
+    ("local-modes-above-available", ["--basis", "partition", "--elements", "3", "--local-modes", "7"],
+     ["'local_modes'", "7", "[0, 6]"]),
+    ("basis-unknown", ["--basis", "rods"], ["'basis'", "'rods'", "'modal'", "'fe'", "'partition'"]),
+]
+
 
 def _run(argv, cwd=ROOT):
     env = dict(os.environ)
@@ -94,7 +104,12 @@ def runs(tmp_path_factory):
                   "--save", str(paths["ok_npz"])]
     jobs["hyphen"] = ["simulate", "--model", "Hybrid-LuGre", "--t-end", "0.05",
                       "--json", str(paths["hyphen"])]
-    for command in ("simulate", "compare", "figures", "notebooks"):
+    for k, argv, _ in BAD_MODES:
+        jobs["modes-" + k] = ["modes", *argv]
+    paths["modes_fe"] = tmp / "modes_fe.json"
+    jobs["modes-fe"] = ["modes", "--basis", "fe", "--elements", "4", "--json", str(paths["modes_fe"])]
+    jobs["modes-modal"] = ["modes", "--case", "A", "--n-modes", "4"]
+    for command in ("simulate", "compare", "modes", "figures", "notebooks"):
         jobs["help-" + command] = [command, "--help"]
     jobs["csv"] = ["simulate", "--quiet", "--model", "frictionless", "--t-end", "0.4",
                    "--csv", str(paths["csv"]), "--save", str(paths["csv_npz"])]
@@ -121,9 +136,8 @@ def _one_line(text):
 
 
 # ---------------------------------------------------------------------------- user errors
-@pytest.mark.parametrize("key, argv, needles", BAD_INPUTS, ids=[b[0] for b in BAD_INPUTS])
-def test_bad_input_one_line_exit_2(runs, key, argv, needles):
-    p = runs[key]
+def _assert_user_error(p, needles):
+    """One line ``flexlib: error: ...`` containing every needle, exit 2, no traceback, no output."""
     assert "Traceback" not in p.stderr, p.stderr
     assert p.returncode == 2, (p.returncode, p.stderr)
     line = _one_line(p.stderr)
@@ -131,6 +145,11 @@ def test_bad_input_one_line_exit_2(runs, key, argv, needles):
     for n in needles:
         assert n in line, f"{n!r} not in {line!r}"
     assert p.stdout == ""
+
+
+@pytest.mark.parametrize("key, argv, needles", BAD_INPUTS, ids=[b[0] for b in BAD_INPUTS])
+def test_bad_input_one_line_exit_2(runs, key, argv, needles):
+    _assert_user_error(runs[key], needles)
 
 
 def test_no_command(runs):
@@ -220,7 +239,35 @@ def _help_entries(text):
     return entries
 
 
-@pytest.mark.parametrize("command", ["simulate", "compare", "figures"])
+@pytest.mark.parametrize("key, argv, needles", BAD_MODES, ids=[b[0] for b in BAD_MODES])
+def test_modes_bad_input_one_line_exit_2(runs, key, argv, needles):
+    _assert_user_error(runs["modes-" + key], needles)
+
+
+def test_modes_prints_and_writes_the_frequencies(runs):
+    """The modal basis reproduces the exact cantilever values lambda_i^2 sqrt(EI/(rho S L^4))
+    (table of roots: docs/model.md); 4 Hermite elements give upper bounds, in the JSON too."""
+    roots = np.array([1.875104068712, 4.694091132974, 7.854757438238, 10.995540734875])
+    unit = np.sqrt(68.952e9 * 7.85e-9 / (2766.67 * 3.14e-4))
+    p = runs["modes-modal"]
+    assert p.returncode == 0, p.stderr
+    rows = [line.split() for line in p.stdout.splitlines()[2:]]
+    assert len(rows) == 4 and "basis modal" in p.stdout and "case 3.1" in p.stdout
+    np.testing.assert_allclose([float(r[1]) for r in rows], roots**2 * unit, rtol=1e-8)
+    np.testing.assert_allclose([float(r[2]) for r in rows], roots**2 * unit, rtol=1e-8)
+    assert all(abs(float(r[3])) < 1e-10 for r in rows)
+    p = runs["modes-fe"]
+    assert p.returncode == 0, p.stderr
+    out = json.loads(runs["_paths"]["modes_fe"].read_text())
+    assert out["basis"] == "fe" and out["coordinates"] == 8 and len(out["frequencies"]) == 8
+    w, exact = np.array(out["frequencies"]), np.array(out["exact"])
+    np.testing.assert_allclose(exact[:4], roots**2 * unit, rtol=1e-10)
+    assert np.all(w > exact) and w[0] / exact[0] - 1 < 1e-4
+    np.testing.assert_allclose(out["relative_error"], (w - exact) / exact, rtol=1e-12)
+    assert out["parameters"]["elements"] == 4
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "modes", "figures"])
 def test_help_every_option_has_a_description_and_a_default(runs, command):
     p = runs["help-" + command]
     assert p.returncode == 0, p.stderr
@@ -265,7 +312,7 @@ def test_help_parameters_units_ranges_metavars_and_choices(runs, command):
 def test_help_main_points_to_the_commands(runs):
     p = _run(["--help"])
     assert p.returncode == 0
-    for command in ("simulate", "compare", "figures", "notebooks"):
+    for command in ("simulate", "compare", "sweep", "modes", "figures", "notebooks"):
         assert command in p.stdout
     assert "default" in p.stdout
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "flexlib"
-PHYSICS = ("kernel", "integrator", "beam", "modes", "contact", "jump", "constraint", "penalty",
-           "friction", "linalg", "_jit", "selection", "models", "params", "simulate", "result",
-           "history", "layout", "_numerics")
+PHYSICS = ("kernel", "integrator", "beam", "modes", "bases", "basis_fe", "basis_partition",
+           "contact", "jump", "constraint", "penalty", "friction", "linalg", "_jit", "selection",
+           "models", "params", "simulate", "result", "history", "layout", "_numerics")
 PRESENTATION = ("plots", "widgets", "figures", "axial", "claims", "nbtools", "notebooks", "cli",
                 "sweep", "continuous")
 
