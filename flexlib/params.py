@@ -34,7 +34,7 @@ RANGES: dict[str, tuple] = {
     "basis": (None, None, True, True, ("modal", "fe", "partition"), "-"),
     "elements": (1, 256, True, True, "int", "-"),
     "local_length": (0.0, 100.0, True, True, "float", "m"),
-    "local_modes": (0, 512, True, True, "int", "- (0 = no reduction)"),
+    "local_modes": (0, 512, True, True, "int", "-"),
     "axial_modes": (0, 4, True, True, "int", "-"),
     "foreshortening": (None, None, True, True, "bool", "-"),
     "zeta": (0.0, 1.0, True, False, "float", "-"),
