@@ -13,7 +13,7 @@ state a run ended at t would report, to the integrator's tolerance.
 What :func:`build_result` computes at once is cheap: the histories at the step points (exact
 states), from which come the energy audit, the states at the velocity jumps and the impacts'
 energies and works; the contact episodes' peak forces and penetrations, maximised on the
-interpolant (golden-section search around the largest sample, to ~1e-12 s); the normal impulse
+interpolant (golden-section search around the largest sample, to < 2e-10 s); the normal impulse
 integral of N over each contact step by Simpson's rule on the interpolant; and the whole-beam
 check.  The full histories (``result.h``) are built on first use, on the default grid: the step
 points plus ``dense_dt`` (10 us by default) in contact phases, so that plotted peaks are smooth;
@@ -42,7 +42,7 @@ dense_point = integrator.dense_point      # scipy's DOP853 interpolant (compiled
 __all__ = ["build_result", "Trajectory"]
 
 _FREE_DT = 5e-4
-_GOLDEN_ITERATIONS = 40     # a bracket of one step (<= 1 ms) shrinks to < 1e-11 s
+_GOLDEN_ITERATIONS = 30     # a bracket of two steps (<= 0.3 ms) shrinks to < 2e-10 s
 
 
 class Trajectory:
