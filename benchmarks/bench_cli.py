@@ -101,8 +101,10 @@ def main():
         with tempfile.TemporaryDirectory(prefix="flexlib-numba-cold-") as d:
             env_c = dict(env, NUMBA_CACHE_DIR=d)
             cold.append((timed(cli, env_c)[0], LAST_CPU[0]))
-    cold_d = dict(median_s=statistics.median(x[0] for x in cold), all_s=[x[0] for x in cold],
-                  cpu_median_s=statistics.median(x[1] for x in cold))
+    nan = float("nan")
+    cold_d = dict(median_s=statistics.median(x[0] for x in cold) if cold else nan,
+                  all_s=[x[0] for x in cold],
+                  cpu_median_s=statistics.median(x[1] for x in cold) if cold else nan)
     out = dict(machine=mach, command=" ".join(["python", *cli[1:]]), warm=warm, cold=cold_d,
                python_start=start, import_flexlib=imp, in_process_warm=first_sim, repeat=a.repeat)
     print(f"\nfresh process: {out['command']}")
