@@ -12,10 +12,13 @@ How a claim is measured:
 * by the quantity its sentence names: "identical force" by the peak force, "rebounds higher" by the
   rebound angle (max theta), a per-impact statement impact by impact; where a stricter
   whole-history measure differs, the detail shows it beside;
-* two histories are compared away from velocity jumps (:func:`compare`, ``JUMP_WINDOW`` either
-  side of each jump of either run): theta', the tip velocity, N, F_t, T and E step at a jump, and
-  two runs whose jumps are a few picoseconds apart would otherwise differ by the whole step.  How
-  far apart the runs' jumps are is reported on its own, as a timing difference (:func:`jump_pairs`);
+* two histories are compared away from the velocity jumps that are the same event in both runs
+  (:func:`compare`: a matched pair of jumps at most ``JUMP_WINDOW`` apart, left out from
+  ``JUMP_WINDOW`` before the earlier to ``JUMP_WINDOW`` after the later): theta', the tip velocity,
+  N, F_t, T and E step at a jump, and two runs whose jumps are a few picoseconds apart would
+  otherwise differ by the whole step.  How far apart such jumps are is reported on its own, as a
+  timing difference (:func:`jump_pairs`); a jump without a partner, or farther than
+  ``JUMP_WINDOW`` from it, is compared as it is;
 * "the difference grows, then shrinks" is read on every inter-impact interval up to the end of the
   run, with the difference in each interval divided by one scale (the quantity's range over the
   whole run), so that the sequence follows the size of the difference itself.
@@ -49,8 +52,8 @@ HOLDS, FAILS, NA = "holds", "does not hold", "not checkable"
 C, HL, UL = "hybrid_coulomb", "hybrid_lugre", "lugre"
 
 
-# Half-width [s] of the interval left out around each velocity jump of either run when two
-# histories are compared point by point.  At a jump theta', the tip velocity, N, F_t, T and E step
+# Half-width [s] of the interval left out around a matched pair of velocity jumps (at most this far
+# apart) when two histories are compared point by point.  At a jump theta', the tip velocity, N, F_t, T and E step
 # in one instant, so two runs whose jumps are delta apart differ by the full step over delta,
 # however small delta is: the same jump 0.3 ps apart (round-off) would read as a 78 % force
 # difference.  20 us is longer than every jump-timing offset seen between two runs of the same
@@ -66,9 +69,11 @@ MEASUREMENT_NOTE = (
     "Each claim is measured by the quantity its sentence names (peak force for an identical force, "
     "the rebound angle for a higher rebound, impact by impact for a per-impact statement). "
     "Quantities that jump at an impact (theta', the tip velocity, N, F_t, T, E) are compared away from "
-    f"the velocity jumps ({JUMP_WINDOW * 1e6:.0f} µs either side of each jump of either run); how far "
-    "apart two runs' jumps are is reported in the detail as a timing difference, and \"pointwise incl. "
-    "jumps\" there is the stricter comparison at every sample. A \"grows, then shrinks\" claim is read "
+    f"the velocity jumps that are the same event in both runs (a matched pair at most "
+    f"{JUMP_WINDOW * 1e6:.0f} µs apart, left out from {JUMP_WINDOW * 1e6:.0f} µs before the earlier to "
+    f"{JUMP_WINDOW * 1e6:.0f} µs after the later); how far apart they are is reported in the detail as a "
+    "timing difference, a jump without a partner or farther from it is compared as it is, and "
+    "\"pointwise incl. jumps\" there is the stricter comparison at every sample. A \"grows, then shrinks\" claim is read "
     "on every inter-impact interval to the end of the run, on one scale (the quantity's range over the "
     "whole run).")
 
@@ -76,18 +81,23 @@ MEASUREMENT_NOTE = (
 class Diff:
     """Two runs' histories of one quantity compared over a window (:func:`compare`).
 
-    ``value``: max |a - b| / range away from velocity jumps (``JUMP_WINDOW`` either side of each
-    jump of either run); ``pointwise``: the same at every sample, jump instants included (stricter:
-    a jump-timing offset counts as the jump's full step); ``abs``: max |a - b| away from jumps, in
-    the quantity's unit; ``dt_jump``: the largest |t_a - t_b| of
-    the runs' matched jumps in the window [s] (NaN without a matched pair); ``n_pairs`` matched
-    pairs; ``n_unmatched``: jumps in the window without a partner in the other run."""
+    ``value``: max |a - b| / range away from the matched jumps that are a timing offset (pairs at
+    most ``JUMP_WINDOW`` apart, each left out from ``JUMP_WINDOW`` before the earlier to
+    ``JUMP_WINDOW`` after the later); ``pointwise``: the same at every sample, jump instants
+    included (stricter: a jump-timing offset counts as the jump's full step); ``abs``: max |a - b|
+    away from those jumps, in the quantity's unit; ``dt_jump``: the largest |t_a - t_b| of the
+    runs' matched jumps in the window [s] (NaN without a matched pair); ``n_pairs`` matched pairs;
+    ``n_unmatched``: jumps in the window without a partner in the other run (compared as they
+    are); ``dt_offset``: the largest |t_a - t_b| of the pairs left out (0 if none); ``n_far``: the
+    matched pairs farther apart than ``JUMP_WINDOW`` (compared as they are: different motions)."""
     value: float
     pointwise: float
     dt_jump: float
     n_pairs: int
     n_unmatched: int
     abs: float = float("nan")
+    dt_offset: float = 0.0
+    n_far: int = 0
 
 
 def _impact_index(r, t):
@@ -119,31 +129,39 @@ def jump_pairs(ra, rb, t0=-math.inf, t1=math.inf):
 
 def compare(ra, rb, key, t0, t1, jump_window=JUMP_WINDOW) -> Diff:
     """Compare ``key`` of two runs over [t0, t1] on the union of their sample times (10 us in
-    contact), NaN samples ignored; the range is that of both curves over the whole window."""
+    contact), NaN samples ignored; the range is that of both curves over the whole window.
+
+    Left out: around each matched pair of jumps (:func:`jump_pairs`) at most ``jump_window``
+    apart, [min(t_a, t_b) - jump_window, max(t_a, t_b) + jump_window] -- the same event, timed
+    differently.  A jump without a partner, or a pair farther apart, is a different motion and is
+    compared as it is."""
     ta, tb = ra.t, rb.t
     grid = np.union1d(ta[(ta >= t0) & (ta <= t1)], tb[(tb >= t0) & (tb <= t1)])
     pairs, unmatched = jump_pairs(ra, rb, t0, t1)
     dt = max((abs(x - y) for x, y in pairs), default=float("nan"))
+    near = [(x, y) for x, y in jump_pairs(ra, rb)[0] if abs(x - y) <= jump_window]
+    dt_off = max((abs(x - y) for x, y in pairs if abs(x - y) <= jump_window), default=0.0)
+    n_far = sum(abs(x - y) > jump_window for x, y in pairs)
     nan = float("nan")
     if len(grid) < 2:
-        return Diff(nan, nan, dt, len(pairs), unmatched)
+        return Diff(nan, nan, dt, len(pairs), unmatched, nan, dt_off, n_far)
     va, vb = ra.sample(grid, key), rb.sample(grid, key)
     ok = np.isfinite(va) & np.isfinite(vb)
     if not ok.any():
-        return Diff(nan, nan, dt, len(pairs), unmatched)
+        return Diff(nan, nan, dt, len(pairs), unmatched, nan, dt_off, n_far)
     rng = max(va[ok].max(), vb[ok].max()) - min(va[ok].min(), vb[ok].min())
     dev = np.abs(va - vb)
     away = ok.copy()
-    for j in (*ra.jumps, *rb.jumps):
-        away[(grid >= j["t"] - jump_window) & (grid <= j["t"] + jump_window)] = False
+    for x, y in near:
+        away[(grid >= min(x, y) - jump_window) & (grid <= max(x, y) + jump_window)] = False
     scale = lambda m: (0.0 if rng == 0.0 else float(dev[m].max() / rng)) if m.any() else nan
     return Diff(scale(away), scale(ok), dt, len(pairs), unmatched,
-                float(dev[away].max()) if away.any() else nan)
+                float(dev[away].max()) if away.any() else nan, dt_off, n_far)
 
 
 def rel_diff(ra, rb, key, t0, t1) -> float:
     """max |a - b| over [t0, t1] divided by the range of both curves, away from velocity jumps
-    (``JUMP_WINDOW`` either side of each jump of either run; :func:`compare`)."""
+    (matched jumps at most ``JUMP_WINDOW`` apart; :func:`compare`)."""
     return compare(ra, rb, key, t0, t1).value
 
 
@@ -158,14 +176,25 @@ def fmt_dt(dt) -> str:
 
 
 def _offset(d: Diff) -> bool:
-    """Whether the runs' matched jumps are a timing offset of the same events: apart, but by less
-    than ``JUMP_WINDOW`` (farther apart they are different motions, measured by the difference
-    itself)."""
-    return d.n_pairs > 0 and 0.0 < d.dt_jump <= JUMP_WINDOW
+    """Whether some matched jumps were left out as a timing offset of the same events: apart, but
+    by at most ``JUMP_WINDOW`` (farther apart they are different motions, measured by the
+    difference itself)."""
+    return d.n_pairs > 0 and d.dt_offset > 0.0
 
 
 def _unmatched(n: int) -> str:
     return f"{n} jump{'s' if n != 1 else ''} without a partner in the other run"
+
+
+def _unpaired(d: Diff) -> list:
+    """The jumps compared as they are: without a partner, or farther than ``JUMP_WINDOW`` from it."""
+    out = [_unmatched(d.n_unmatched) + ", compared as it is" if d.n_unmatched == 1 else
+           _unmatched(d.n_unmatched) + ", compared as they are"] if d.n_unmatched else []
+    if d.n_far:
+        out.append(f"{d.n_far} matched jump{'s' if d.n_far != 1 else ''} more than "
+                   f"{fmt_dt(JUMP_WINDOW)} apart (up to {fmt_dt(d.dt_jump)}), compared as "
+                   f"{'they are' if d.n_far != 1 else 'it is'}")
+    return out
 
 
 def _diff_note(d: Diff, name="", timing=True) -> str:
@@ -173,10 +202,10 @@ def _diff_note(d: Diff, name="", timing=True) -> str:
     extra = []
     if math.isfinite(d.pointwise) and abs(d.pointwise - d.value) > 5e-5:
         extra.append(f"pointwise incl. jumps {d.pointwise:.2%}")
-    if timing and _offset(d):
-        extra.append(f"jump times differ by up to {fmt_dt(d.dt_jump)}")
-        if d.n_unmatched:
-            extra.append(_unmatched(d.n_unmatched))
+    if timing:
+        if _offset(d):
+            extra.append(f"jump times differ by up to {fmt_dt(d.dt_offset)}")
+        extra += _unpaired(d)
     return (f"{name} " if name else "") + f"{d.value:.2%}" + (f" ({'; '.join(extra)})" if extra else "")
 
 
@@ -205,12 +234,16 @@ def _peak_between(r, key, t0, t1, absval=True):
 
 
 def _timing(d: Diff, where: str, key: str) -> str:
-    """'; in <where> Coulomb's velocity jumps happen up to X from LuGre's: a timing difference, ...'."""
-    if not _offset(d):
-        return ""
-    return (f"; in {where} Coulomb's velocity jumps happen up to {fmt_dt(d.dt_jump)} from LuGre's"
-            + (f" ({_unmatched(d.n_unmatched)})" if d.n_unmatched else "")
-            + f": a difference in timing, not in {key}, so left out of the comparison")
+    """'; in <where> Coulomb's velocity jumps happen up to X from LuGre's: a timing difference, ...'
+    and the jumps compared as they are (without a partner, or farther apart)."""
+    out = ""
+    if _offset(d):
+        out += (f"; in {where} Coulomb's velocity jumps happen up to {fmt_dt(d.dt_offset)} from LuGre's"
+                f": a difference in timing, not in {key}, so left out of the comparison")
+    un = _unpaired(d)
+    if un:
+        out += f"; in {where}: " + "; ".join(un)
+    return out
 
 
 def _seq(values, fmt=".2%") -> str:

@@ -68,8 +68,9 @@ def test_jump_offset_by_a_picosecond_compares_as_identical():
 def test_real_force_difference_is_not_hidden():
     """The same jump, and a bump of 10 N far from it: the comparison reports 10 N / range."""
     tj = 0.3
-    a = FakeRun({"N": force(tj)}, jumps=[tj])
-    b = FakeRun({"N": force(tj, bump=10.0, bump_at=0.6)}, jumps=[tj])
+    imp = [dict(t_start=0.2, t_end=0.9)]
+    a = FakeRun({"N": force(tj)}, jumps=[tj], impacts=imp)
+    b = FakeRun({"N": force(tj, bump=10.0, bump_at=0.6)}, jumps=[tj], impacts=imp)
     d = cl.compare(a, b, "N", 0.0, 0.99)
     assert d.value == pytest.approx(10.0 / _range(force(tj)), rel=1e-3)
     assert d.value > cl.COINCIDE
@@ -79,13 +80,48 @@ def test_real_force_difference_is_not_hidden():
 def test_a_difference_right_at_a_jump_is_left_out_only_within_the_window():
     """A narrow bump inside the window around the jump is not seen (only pointwise); the same bump
     far from the jump is."""
-    tj, w = 0.3, cl.JUMP_WINDOW / 10
-    base = FakeRun({"N": force(tj)}, jumps=[tj])
-    near = FakeRun({"N": force(tj, bump=10.0, bump_at=tj + cl.JUMP_WINDOW / 2, width=w)}, jumps=[tj])
+    tj, w, imp = 0.3, cl.JUMP_WINDOW / 10, [dict(t_start=0.2, t_end=0.9)]
+    base = FakeRun({"N": force(tj)}, jumps=[tj], impacts=imp)
+    near = FakeRun({"N": force(tj, bump=10.0, bump_at=tj + cl.JUMP_WINDOW / 2, width=w)}, jumps=[tj],
+                   impacts=imp)
     d = cl.compare(base, near, "N", 0.0, 0.99)
     assert d.value < 1e-6 < 10.0 / _range(force(tj)) / 2 < d.pointwise
-    far = FakeRun({"N": force(tj, bump=10.0, bump_at=0.6, width=1e-3)}, jumps=[tj])
+    far = FakeRun({"N": force(tj, bump=10.0, bump_at=0.6, width=1e-3)}, jumps=[tj], impacts=imp)
     assert cl.compare(base, far, "N", 0.0, 0.99).value == pytest.approx(10.0 / _range(force(tj)), rel=1e-3)
+
+
+@pytest.mark.parametrize("dt_us", [10, 30, 45])
+def test_jump_offsets_beyond_the_window_are_compared_as_they_are(dt_us):
+    """The same step 10, 30 or 45 us later in one run.  10 us is a timing offset (at most
+    JUMP_WINDOW): left out, ~0 %, with a timing note.  30 and 45 us are farther apart: compared as
+    they are, so the value is the pointwise difference (the whole step over the range), and the
+    two windows around the jumps (which would join for 20-40 us) hide nothing."""
+    tj, dt = 0.3, dt_us * 1e-6
+    imp = [dict(t_start=0.2, t_end=0.9)]
+    a = FakeRun({"N": force(tj)}, jumps=[tj], impacts=imp)
+    b = FakeRun({"N": force(tj + dt)}, jumps=[tj + dt], impacts=imp)
+    d = cl.compare(a, b, "N", 0.0, 0.99)
+    step = 100.0 / _range(force(tj))
+    assert d.n_pairs == 1 and d.n_unmatched == 0 and d.dt_jump == pytest.approx(dt, rel=1e-6)
+    assert d.pointwise == pytest.approx(step, rel=1e-2)
+    if dt <= cl.JUMP_WINDOW:
+        assert d.value < 1e-3 and cl._offset(d) and d.n_far == 0
+        assert "jump times differ by up to 10 µs" in cl._diff_note(d)
+    else:
+        assert d.value == pytest.approx(d.pointwise) and not cl._offset(d) and d.n_far == 1
+        note = cl._diff_note(d)
+        assert "jump times differ" not in note and "1 matched jump more than 20 µs apart" in note
+
+
+def test_a_jump_without_a_partner_is_compared_as_it_is():
+    """A step in one run only (an extra jump in the same impact): nothing is left out."""
+    imp = [dict(t_start=0.2, t_end=0.9)]
+    a = FakeRun({"N": force(0.3)}, jumps=[0.3], impacts=imp)
+    b = FakeRun({"N": force(0.3, step=0.0)}, jumps=[], impacts=imp)
+    d = cl.compare(a, b, "N", 0.0, 0.99)
+    assert d.n_pairs == 0 and d.n_unmatched == 1
+    assert d.value == pytest.approx(d.pointwise) and d.value > 0.5
+    assert "1 jump without a partner in the other run, compared as it is" in cl._diff_note(d)
 
 
 def test_jump_pairs_matched_by_impact():
