@@ -180,6 +180,26 @@ def test_c14_rebound_is_the_angle_not_the_gravitational_energy():
     assert cl._claims_c14(_runs(rc, ru, ru))[0]["verdict"] == cl.HOLDS
 
 
+def test_c8_with_one_impact_is_not_checkable():
+    """C8 reads the friction after impact 1 (from impact 2 on): with a single impact that part is
+    missing, so C8 is not checkable -- not "does not hold" from a NaN comparison."""
+    f = FakeRun({"F_t": lambda t: np.sin(50.0 * np.asarray(t, float))}, impacts=_impacts([0.2]))
+    c8 = cl._claims_c8(_runs(f, f, f))
+    assert [c["verdict"] for c in c8] == [cl.NA]
+    two = FakeRun({"F_t": lambda t: np.sin(50.0 * np.asarray(t, float))}, impacts=_impacts([0.2, 0.6]))
+    assert cl._claims_c8(_runs(two, two, two))[0]["verdict"] == cl.FAILS   # identical: "later" 0 %
+
+
+def test_a_missing_number_gives_not_checkable():
+    """A history with no finite sample (nothing to compare) makes the claim not checkable."""
+    nan = lambda t: np.full(np.shape(t), np.nan)
+    f = FakeRun({"mu_eff": nan}, impacts=_impacts([0.2]))
+    c18 = cl._claims_c18(_runs(f, f, f))[0]
+    assert c18["verdict"] == cl.NA
+    assert cl._verdict(True, 0.1, float("nan")) == cl.NA and cl._verdict(False, 0.1) == cl.FAILS
+    assert math.isnan(cl._max(0.1, float("nan"))) and math.isnan(cl._max(float("nan"), 0.1))
+
+
 def _trend_runs(amplitudes):
     """Coulomb's theta differs from LuGre's by a bump of the given height in the middle of each
     inter-impact interval; LuGre's theta = 10 t has the whole-run range 10 t_end."""
