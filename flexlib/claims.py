@@ -234,12 +234,37 @@ def _max(*values):
     return float("nan") if any(not math.isfinite(v) for v in values) else max(values)
 
 
-def _peak_between(r, key, t0, t1, absval=True):
-    m = (r.t >= t0) & (r.t <= t1)
+def _peak_between(r, key, t0, t1, absval=True, n=25):
+    """The largest value (of |key| if ``absval``) over [t0, t1], on the run's interpolant: the
+    largest sample of the grid, refined between its neighbouring samples by two rounds of ``n``
+    evaluations of ``r.sample`` (the second on the best point's two neighbours of the first), so
+    a peak between two samples is not cut off.  NaN without a sample in [t0, t1]."""
+    t = r.t
+    m = (t >= t0) & (t <= t1)
     if not m.any():
         return float("nan")
-    v = r.h[key][m]
-    return float(np.nanmax(np.abs(v) if absval else v))
+    f = (lambda v: np.abs(v)) if absval else (lambda v: v)
+    v = f(np.asarray(r.h[key], float)[m])
+    if not np.isfinite(v).any():
+        return float("nan")
+    tm = t[m]
+    i = int(np.nanargmax(v))
+    best = float(v[i])
+    lo = tm[tm < tm[i]]
+    hi = tm[tm > tm[i]]
+    a = lo[-1] if len(lo) else tm[i]
+    b = hi[0] if len(hi) else tm[i]
+    for _round in range(2):
+        if b <= a:
+            break
+        ts = np.linspace(a, b, n)
+        vs = f(np.asarray(r.sample(ts, key), float))
+        if not np.isfinite(vs).any():
+            break
+        j = int(np.nanargmax(vs))
+        best = max(best, float(vs[j]))
+        a, b = ts[max(j - 1, 0)], ts[min(j + 1, n - 1)]
+    return best
 
 
 def _timing(d: Diff, where: str, key: str) -> str:

@@ -200,6 +200,19 @@ def test_a_missing_number_gives_not_checkable():
     assert math.isnan(cl._max(0.1, float("nan"))) and math.isnan(cl._max(float("nan"), 0.1))
 
 
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_peak_between_reads_the_interpolant_not_the_grid(sign):
+    """A narrow bump of height 7 peaking 4.3 us after a grid sample (grid 10 us): the grid reads
+    7 exp(-(4.3/20)^2) = 6.68; the peak on the interpolant (``sample``) is 7."""
+    at, w = 0.5 + 4.3e-6, 2e-5
+    r = FakeRun({"u": lambda t: sign * 7.0 * np.exp(-((np.asarray(t, float) - at) / w) ** 2)})
+    assert np.max(np.abs(r.h["u"])) == pytest.approx(7.0 * math.exp(-(4.3 / 20) ** 2), rel=1e-6)
+    assert cl._peak_between(r, "u", 0.4, 0.6) == pytest.approx(7.0, rel=1e-6)
+    signed = cl._peak_between(r, "u", 0.4, 0.6, absval=False)
+    assert signed == pytest.approx(7.0, rel=1e-6) if sign > 0 else signed < 1e-6
+    assert math.isnan(cl._peak_between(r, "u", 2.0, 3.0))
+
+
 def _trend_runs(amplitudes):
     """Coulomb's theta differs from LuGre's by a bump of the given height in the middle of each
     inter-impact interval; LuGre's theta = 10 t has the whole-run range 10 t_end."""
