@@ -213,6 +213,67 @@ def test_peak_between_reads_the_interpolant_not_the_grid(sign):
     assert math.isnan(cl._peak_between(r, "u", 2.0, 3.0))
 
 
+def test_c21_compares_the_energies_at_the_common_end_time():
+    """Coulomb's run lasts 2 s, LuGre's 1 s.  At the common end (t = LuGre's last sample) Coulomb
+    has more energy, E_c - E_l = 1 - 0.2 t - 0.75 > 0; at its own end (E_c(2) = 0.6 < 0.75) it
+    would read less."""
+    imps_c, imps_l = _impacts([0.1, 0.5]), _impacts([0.1, 0.4])    # Coulomb's flight is longer
+    rc = FakeRun({"E": lambda t: 1.0 - 0.2 * np.asarray(t, float)}, impacts=imps_c, t_end=2.0)
+    ru = FakeRun({"E": lambda t: np.full(np.shape(t), 0.75)}, impacts=imps_l, t_end=1.0)
+    c21 = cl._claims_c21(_runs(rc, ru, ru))[0]
+    te = ru.t[-1]
+    assert c21["verdict"] == cl.HOLDS
+    assert c21["value"] == pytest.approx(1.0 - 0.2 * te - 0.75, rel=1e-9)
+
+
+def _c5_runs(e):
+    """Tip deflection sin(20 pi t) (range 2 over impact 1's window) plus bumps at 0.4 and 0.6 of 2
+    (LuGre) or 2.5 and 3 (Coulomb); Coulomb also has a bump of ``e`` at 0.2, after impact 1, where
+    the sine is 0: the difference after impact 1 is e / 2 of the range."""
+    G = lambda at: (lambda t: np.exp(-((np.asarray(t, float) - at) / 0.005) ** 2))
+    base = lambda t: np.sin(20 * np.pi * np.asarray(t, float))
+    lu = lambda t: base(t) + 2.0 * G(0.4)(t) + 2.0 * G(0.6)(t)
+    co = lambda t: lu(t) + e * G(0.2)(t) + 0.5 * G(0.4)(t) + 1.0 * G(0.6)(t)
+    imps = _impacts([0.1, 0.3, 0.5, 0.7])
+    ru = FakeRun({"tip_deflection": lu}, impacts=imps)
+    return _runs(FakeRun({"tip_deflection": co}, impacts=imps), ru, ru)
+
+
+def test_c5_coincide_after_impact_1_is_within_1_percent():
+    """"Coincide after impact 1" is the 1 % of "coincide": a 3 % difference fails it, 0.5 % holds."""
+    c5 = cl._claims_c5(_c5_runs(0.06))[0]
+    assert c5["verdict"] == cl.FAILS and c5["value"] == pytest.approx(0.03, rel=1e-2)
+    assert c5["threshold"].startswith("<= 1%")
+    c5 = cl._claims_c5(_c5_runs(0.01))[0]
+    assert c5["verdict"] == cl.HOLDS and c5["value"] == pytest.approx(0.005, rel=1e-2)
+
+
+@pytest.mark.parametrize("x, verdict", [(0.03, cl.FAILS), (0.005, cl.HOLDS)])
+def test_c7_lugre_pair_compared_in_duration_too(x, verdict):
+    """The LuGre pair's peak forces are equal, its impact durations differ by x: 3 % is an obvious
+    difference (fails), 0.5 % is not.  Coulomb's differences grow impact by impact."""
+    dur_l = [0.010, 0.010, 0.010]
+    ru = FakeRun({}, impacts=_impacts([0.1, 0.3, 0.5], duration=dur_l, peak_normal_force=[100.0] * 3))
+    rh = FakeRun({}, impacts=_impacts([0.1, 0.3, 0.5], duration=[d * (1 + x) for d in dur_l],
+                                      peak_normal_force=[100.0] * 3))
+    rc = FakeRun({}, impacts=_impacts([0.1, 0.3, 0.5], duration=[0.010, 0.011, 0.013],
+                                      peak_normal_force=[100.0, 90.0, 70.0]))
+    c7 = cl._claims_c7(_runs(rc, rh, ru))[0]
+    assert c7["verdict"] == verdict and c7["value"] == pytest.approx(x, rel=1e-9)
+    assert f"duration {x:.2%}, peak N 0.00%" in c7["detail"]
+
+
+@pytest.mark.parametrize("lost_h, lost_u, verdict", [(1.005, 1.004, cl.HOLDS), (1.03, 1.03, cl.FAILS),
+                                                      (0.999, 1.004, cl.FAILS)])
+def test_c10_not_noticeably_more_is_more_and_within_1_percent(lost_h, lost_u, verdict):
+    """Coulomb loses 1 J.  Both LuGre runs 0.4-0.5 % more: holds; 3 % more is noticeable: fails;
+    one of them less: fails."""
+    mk = lambda lost: FakeRun({}, impacts=_impacts([0.1], energy_lost=[lost]))
+    c10 = cl._claims_c10(_runs(mk(1.0), mk(lost_h), mk(lost_u)))[0]
+    assert c10["verdict"] == verdict
+    assert c10["value"] == pytest.approx(max(lost_h, lost_u) - 1.0, rel=1e-9)
+
+
 def _trend_runs(amplitudes):
     """Coulomb's theta differs from LuGre's by a bump of the given height in the middle of each
     inter-impact interval; LuGre's theta = 10 t has the whole-run range 10 t_end."""
