@@ -387,5 +387,7 @@ def test_notebook_07_prose_matches_axial_study():
     assert "C1 and C18 do not hold for any Na ≥ 1" in " ".join(src.split())
     for cid in ("C1", "C18"):
         assert v["0"][cid] == cl.HOLDS and all(v[na][cid] == cl.FAILS for na in with_axial)
-    assert "does not hold\n  for any Na" in src and all(v[na]["C16"] == cl.FAILS for na in v)
+    flat = " ".join(src.split())           # the builder's line wrapping is not part of the prose
+    assert "LuGre pair identical) does not hold for any Na" in flat
+    assert all(v[na]["C16"] == cl.FAILS for na in v)
     assert v["0"]["C20"] == cl.NA and any(v[na]["C20"] != cl.NA for na in with_axial)
