@@ -124,6 +124,18 @@ def test_a_jump_without_a_partner_is_compared_as_it_is():
     assert "1 jump without a partner in the other run, compared as it is" in cl._diff_note(d)
 
 
+def test_a_window_ending_where_an_impact_starts_leaves_its_jump_to_the_next_window():
+    """Window [impact 1, impact 2) of the reference run: its impact 2 jump is at the window's end,
+    the other run's 200 us later (a pair farther apart than JUMP_WINDOW).  The state after the jump
+    at t1 belongs to the next window, so the window compares nothing of it: 0 %.  Over a window
+    that goes on past both jumps the step shows for 200 us."""
+    imp = [dict(t_start=0.1, t_end=0.2), dict(t_start=0.5, t_end=0.6)]
+    a = FakeRun({"T": force(0.5)}, jumps=[0.1, 0.5], impacts=imp)
+    b = FakeRun({"T": force(0.5 + 2e-4)}, jumps=[0.1, 0.5 + 2e-4], impacts=imp)
+    assert cl.compare(a, b, "T", 0.1, 0.5).value < 1e-9
+    assert cl.compare(a, b, "T", 0.1, 0.7).value == pytest.approx(100.0 / _range(force(0.5), 0.7), rel=1e-2)
+
+
 def test_jump_pairs_matched_by_impact():
     imp = [dict(t_start=0.1, t_end=0.2), dict(t_start=0.5, t_end=0.6)]
     a = FakeRun({}, jumps=[0.1, 0.15, 0.5], impacts=imp)
@@ -272,6 +284,18 @@ def test_c10_not_noticeably_more_is_more_and_within_1_percent(lost_h, lost_u, ve
     c10 = cl._claims_c10(_runs(mk(1.0), mk(lost_h), mk(lost_u)))[0]
     assert c10["verdict"] == verdict
     assert c10["value"] == pytest.approx(max(lost_h, lost_u) - 1.0, rel=1e-9)
+
+
+def test_peak_between_refines_a_lobe_that_reads_lower_on_the_grid():
+    """Two lobes: 6.9 on a grid sample, and 7 peaking 5 us between two samples (grid 10 us), where
+    the grid reads 7 exp(-(5/20)^2) = 6.58.  The peak is the second lobe's 7, not the refinement
+    of the largest grid sample (6.9)."""
+    w = 2e-5
+    g = lambda h, at: (lambda t: h * np.exp(-((np.asarray(t, float) - at) / w) ** 2))
+    at = float(np.arange(0.0, 1.0, 1e-5)[60000]) + 5e-6
+    r = FakeRun({"u": lambda t: g(6.9, 0.3)(t) + g(7.0, at)(t)})
+    assert np.max(r.h["u"]) == pytest.approx(6.9, rel=1e-9)
+    assert cl._peak_between(r, "u", 0.1, 0.9, absval=False) == pytest.approx(7.0, rel=1e-6)
 
 
 def _trend_runs(amplitudes):
