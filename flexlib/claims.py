@@ -758,8 +758,8 @@ def _claims_c19_c20_c24(x: _Runs) -> list:
         out.append(_claim("C19", "In the first impact mu takes values above and below mu_d; at the onset of "
                           "sliding it exceeds mu_d.",
                           "max and min |mu_eff| in impact 1 (unified LuGre); only the first half is measured: "
-                          "\"at the onset of sliding it exceeds mu_d\" is not (the first impact has no stick, "
-                          "so no stick-to-slip transition to read it at), and the verdict is the first half's",
+                          "\"at the onset of sliding it exceeds mu_d\" is not (the unified model has no stick and "
+                          "slip states to mark an onset of sliding), and the verdict is the first half's",
                           f"max > {mu_d}, min < {mu_d}", mx, _verdict(above and below, mx, mn),
                           f"max {mx:.4g}, min {mn:.4g}"))
         sticky = np.abs(vt) <= ru.case.coulomb.Dv
