@@ -103,10 +103,11 @@ def test_first_impact_start_shared():
 
 # Claims that hold in our reproduction and keep their verdict with tolerances 10x tighter and
 # with N = 4 modes (figures/claims.md, robustness column), asserted with the claims table's
-# thresholds.  C1, C4 and C17 also hold at the defaults but flip in a variant ("not robust": the
-# LuGre pair's late bounces part with N = 4 modes; Coulomb's theta' after impact 1 is 1.5 % from
-# LuGre's, near the 1 % that "differs slightly" needs; with N = 4 modes two impacts have no common
-# contact instant); the rest do not hold or are not checkable.
+# thresholds.  C1 and C17 also hold at the defaults but flip in a variant ("not robust": the
+# LuGre pair's late bounces part with N = 4 modes; with N = 4 modes two impacts have no common
+# contact instant); the rest do not hold or are not checkable (C4 does not hold: read from the
+# interpolant, Coulomb's theta' after impact 1 is 0.07 % from LuGre's, below the 1 % that "differs
+# slightly" needs).
 HOLDING_CLAIMS = ("C2", "C10", "C11", "C12", "C13", "C18", "C19", "C23", "C24")
 
 
