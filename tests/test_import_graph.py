@@ -9,7 +9,7 @@ import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "flexlib"
 PHYSICS = ("kernel", "integrator", "beam", "modes", "bases", "basis_fe", "basis_partition",
-           "contact", "jump", "constraint", "penalty", "friction", "linalg", "_jit", "selection",
+           "contact", "jump", "constraint", "penalty", "friction", "linalg", "_jit", "selection", "lcp",
            "models", "params", "simulate", "result", "history", "layout", "_numerics")
 PRESENTATION = ("plots", "widgets", "figures", "axial", "claims", "nbtools", "notebooks", "cli",
                 "sweep", "continuous")
