@@ -31,7 +31,8 @@ njit = None             # numba.njit when numba is on
 # Every module whose code or constants are compiled into the physics
 # (tests/test_import_graph.py checks that each module compiling functions here is listed).
 COMPILED_MODULES = ("kernel", "beam", "contact", "constraint", "jump", "linalg", "friction",
-                    "penalty", "layout", "models", "_jit")
+                    "penalty", "layout", "models", "_jit", "multibody/assembly",
+                    "multibody/floating", "multibody/kernel")
 
 
 def _source_stamp() -> str:

@@ -775,13 +775,25 @@ _SPECIALIZED = {}
 
 def specialize(kern):
     """:func:`integrate_phase` compiled around ``kern.phase_eval_into`` (a right-hand side made
-    by :func:`flexlib.kernel.specialize`), built once per right-hand side."""
+    by :func:`flexlib.kernel.specialize`), built once per right-hand side.  A ``kern`` that also
+    has ``work_arrays``, ``event_values_into``, ``NOUT`` and ``NEV`` (another system's right-hand
+    side, :mod:`flexlib.multibody.kernel`) brings its own outputs and event functions."""
     key = id(kern)
     if key in _SPECIALIZED:
         return _SPECIALIZED[key][1]
     g = dict(globals())
     g["_phase_eval_into"] = kern.phase_eval_into
-    for name in ("_rhs", "_event_at", "_brentq", "_rk_stages", "integrate_phase"):
+    names = ("_rhs", "_event_at", "_brentq", "_rk_stages", "integrate_phase")
+    if hasattr(kern, "event_values_into"):
+        # another system: its own work arrays, outputs and event functions
+        g.update(_work_arrays=kern.work_arrays, _event_values_into=kern.event_values_into,
+                 _NOUT=kern.NOUT, _NEV=kern.NEV)
+        names = ("_stage_events", "_active_events") + names
+    # Cached on disk only for another system: its argument types differ from the single-body
+    # functions', so that its compiled versions are stored beside theirs; the event helpers keep
+    # the single-body signature (and another NEV) and are compiled anew.
+    own = hasattr(kern, "event_values_into")
+    for name in names:
         f = globals()[name]
         py = getattr(f, "py_func", f)
         new = types.FunctionType(py.__code__, g, name, py.__defaults__, py.__closure__)
@@ -789,7 +801,8 @@ def specialize(kern):
             if name in _INLINED:
                 new = _nb.njit(inline="always")(new)
             else:
-                new = _nb.njit(**(kernel.NO_REFCOUNT if name in _HOT else {}))(new)
+                cache = own and name not in ("_stage_events", "_active_events")
+                new = _nb.njit(cache=cache, **(kernel.NO_REFCOUNT if name in _HOT else {}))(new)
         g[name] = new
     _SPECIALIZED[key] = (kern, g["integrate_phase"])
     return g["integrate_phase"]

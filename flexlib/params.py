@@ -30,7 +30,7 @@ RANGES: dict[str, tuple] = {
     "E": (0.0, 1e16, False, True, "float", "Pa"),
     "I": (0.0, 1.0, False, True, "float", "m^4"),
     "g0": (0.0, 100.0, True, True, "float", "m/s^2"),
-    "n_modes": (1, 8, True, True, "int", "-"),
+    "n_modes": (0, 12, True, True, "int", "-"),
     "basis": (None, None, True, True, ("modal", "fe", "partition"), "-"),
     "elements": (1, 256, True, True, "int", "-"),
     "local_length": (0.0, 100.0, True, True, "float", "m"),

@@ -1,0 +1,61 @@
+"""Case ``double-pendulum``: a flexible double pendulum whose upper link strikes a rigid stop.
+
+After Sheng, Liu and Yu's elastic impact of a flexible double pendulum (Hertz contact, condensed
+coordinates): two links hinged at O and at the first link's tip fall from the horizontal under
+gravity; when the upper link reaches the vertical, its point B strikes a rigid stop, the half-plane
+X <= 0 (n = (1, 0)).  The numbers are ours, not the source's: the links have the paper's section
+and material (aluminium, r = 0.01 m), L1 = 1 m, L2 = 0.5 m, B at 0.8 L1; the Hertz stiffness is
+K = (4/3) sqrt(R) E* of a sphere of the link's radius R on a steel stop (Johnson, *Contact
+Mechanics*), K = 7.69e9 N/m^1.5.  The default model is the continuous Hertz contact without
+friction; the constraint models (``frictionless`` with a restitution ``e``, ``hybrid_coulomb``, ...)
+are options.
+"""
+from __future__ import annotations
+
+import math
+
+from ..params import BeamParams, CoulombParams, LuGreParams
+from ..multibody.models import laws_for
+from ..multibody.system import Body, ContactPoint, GroundHinge, HalfPlane, Hinge, System
+from . import Option
+
+NAME = "double-pendulum"
+DEFAULT_MODEL = "continuous"
+T_END = 1.5
+BODIES = ("B1", "B2")
+
+
+def hertz_stiffness(R=0.01, E0=206e9, nu0=0.3, E1=68.952e9, nu1=0.33):
+    """K = (4/3) sqrt(R) E*, 1/E* = (1 - nu0^2)/E0 + (1 - nu1^2)/E1 [N/m^1.5]."""
+    return 4.0 / 3.0 * math.sqrt(R) / ((1.0 - nu0 ** 2) / E0 + (1.0 - nu1 ** 2) / E1)
+
+
+OPTIONS = {
+    "L1": Option(1.0, 0.05, 10.0, "m", "length of the upper link OD"),
+    "L2": Option(0.5, 0.05, 10.0, "m", "length of the lower link"),
+    "contact_at": Option(0.8, 0.0, 1.0, "", "point B on the upper link, as a fraction of L1"),
+    "theta1": Option(0.0, -math.pi, math.pi, "rad", "initial angle of the upper link from +X"),
+    "theta2": Option(0.0, -math.pi, math.pi, "rad", "initial angle of the lower link from +X"),
+    "stop_stiffness": Option(hertz_stiffness(), 1e3, 1e13, "N/m^1.5",
+                             "Hertz stiffness K of the stop (default: sphere R = 0.01 m on steel)"),
+    "stop_exponent": Option(1.5, 1.0, 3.0, "", "exponent n of N = K delta^n"),
+    "contact_law": Option("hertz", 0, 0, "", "normal law of the continuous models", kind="choice"),
+}
+
+
+def system(model: str = DEFAULT_MODEL, *, beam: BeamParams | None = None, e: float = 0.0,
+           coulomb: CoulombParams | None = None, lugre: LuGreParams | None = None,
+           L1=1.0, L2=0.5, contact_at=0.8, theta1=0.0, theta2=0.0,
+           stop_stiffness=None, stop_exponent=1.5, contact_law="hertz", chi=10.0, beta=1000.0):
+    """The double pendulum as a :class:`~flexlib.multibody.system.System` with ``model``'s laws at B.
+    ``beam`` gives both links' section, material and basis (its ``L`` is replaced by L1, L2)."""
+    beam = beam or BeamParams()
+    K = hertz_stiffness() if stop_stiffness is None else stop_stiffness
+    b1 = Body("B1", beam.replace(L=L1), GroundHinge((0.0, 0.0)), theta0=theta1)
+    b2 = Body("B2", beam.replace(L=L2), Hinge("B1", x=L1), theta0=theta2)
+    laws = laws_for(model, e=e, contact_law=contact_law, contact_stiffness=K,
+                    contact_exponent=stop_exponent, coulomb=coulomb, lugre=lugre)
+    contacts = () if laws is None else (
+        ContactPoint("B", "B1", contact_at * L1, "stop", laws),)
+    return System(bodies=(b1, b2), obstacles=(HalfPlane("stop", (0.0, 0.0), (1.0, 0.0)),),
+                  contacts=contacts, chi=chi, beta=beta)

@@ -1,0 +1,60 @@
+"""Case ``falling-beam``: a free flexible beam dropped on rigid ground, touching it at several points.
+
+The classic test of a multi-point impact law (Pfeiffer and Glocker, *Multibody Dynamics with
+Unilateral Contacts*; seed of the case: Liu and Ma's multi-point contact impact of flexible
+multibody systems): a beam with a ``free`` joint, the paper's section and material, L = 1 m,
+starts at rest with its end x = 0 at height ``h0`` and the angle ``theta0``, and falls onto the
+half-plane Y <= 0.  Its contact points are material points given as fractions of L (default
+both ends).  Flat (theta0 = 0) both ends land together: a simultaneous two-point impact; tilted,
+one end lands first and the beam pivots on it until the other lands.  With interior points the
+flexible beam's sagging middle touches the ground too.  The default model is hybrid Coulomb
+with mu_d = mu_s = 0.3.
+"""
+from __future__ import annotations
+
+import math
+
+from ..params import BeamParams, CoulombParams, LuGreParams
+from ..multibody.models import laws_for
+from ..multibody.system import Body, ContactPoint, FreeJoint, HalfPlane, System
+from . import Option
+
+NAME = "falling-beam"
+DEFAULT_MODEL = "hybrid_coulomb"
+T_END = 1.0
+BODIES = ("beam",)
+DEFAULT_FRICTION = dict(mu_d=0.3, mu_s=0.3)
+
+OPTIONS = {
+    "L": Option(1.0, 0.05, 10.0, "m", "length of the beam"),
+    "h0": Option(0.1, 0.0, 10.0, "m", "initial height of the end x = 0"),
+    "theta0": Option(0.0, -1.5, 1.5, "rad", "initial angle of the beam from +X"),
+    "contact_points": Option((0.0, 1.0), 0.0, 1.0, "",
+                             "contact points as fractions of L, comma separated", kind="list"),
+    "ground_stiffness": Option(1e9, 1e3, 1e14, "N/m^n",
+                               "penalty stiffness K of the continuous models"),
+    "ground_exponent": Option(1.5, 1.0, 3.0, "", "exponent n of N = K delta^n"),
+}
+
+
+def system(model: str = DEFAULT_MODEL, *, beam: BeamParams | None = None, e: float = 0.0,
+           coulomb: CoulombParams | None = None, lugre: LuGreParams | None = None, L=1.0, h0=0.1,
+           theta0=0.0, contact_points=(0.0, 1.0), ground_stiffness=1e9, ground_exponent=1.5,
+           contact_law="hertz", v_zeno=1e-2, chi=10.0, beta=1000.0):
+    """The falling beam as a :class:`~flexlib.multibody.system.System` with ``model``'s laws at
+    every contact point.  ``coulomb`` defaults to mu_d = mu_s = 0.3."""
+    beam = (beam or BeamParams()).replace(L=L)
+    coulomb = coulomb or CoulombParams(**DEFAULT_FRICTION)
+    body = Body("beam", beam, FreeJoint(), theta0=theta0, origin=(0.0, h0))
+    laws = laws_for(model, e=e, contact_law=contact_law, contact_stiffness=ground_stiffness,
+                    contact_exponent=ground_exponent, v_zeno=v_zeno, coulomb=coulomb, lugre=lugre)
+    fr = sorted(set(float(f) for f in contact_points))
+    contacts = () if laws is None else tuple(
+        ContactPoint(f"P{i + 1}", "beam", f * L, "ground", laws) for i, f in enumerate(fr))
+    return System(bodies=(body,), obstacles=(HalfPlane("ground", (0.0, 0.0), (0.0, 1.0)),),
+                  contacts=contacts, chi=chi, beta=beta)
+
+
+def landing_time(h0: float, g0: float = 9.81) -> float:
+    """sqrt(2 h0 / g0): when a flat rigid beam dropped from h0 lands [s]."""
+    return math.sqrt(2.0 * h0 / g0)

@@ -1,0 +1,262 @@
+"""The right-hand side of a system with contact points: one phase, every contact in its mode.
+
+The state is y = [q (nq), q' (nq), z (nc), W_N (nc), W_F (nc), W_d] (the bristle deflection of a
+LuGre contact, the work of each point's normal and friction force, the work of the modal damping)
+and the discrete state of the phase is ``par`` = [mode, slip direction, stick anchor s*, approach
+speed] per contact point.  Per point:
+
+* a continuous (penalty) contact adds W_n^T N + W_t^T F_t with N of its normal law
+  (:func:`flexlib.penalty.normal_force`) while it penetrates, F_t = -mu N of its friction law;
+* a constraint contact in CONTACT, STICK or SLIP holds Psi'' + 2 chi Psi' + beta^2 Psi = 0 with
+  a multiplier N whose generalised force is (W_n + c W_t)^T N (c = F_t / N of its friction law:
+  -dir mu_d in Coulomb slip, -mu(z, v_t) for LuGre, 0 without friction); in STICK the tangential
+  position is held the same way by a second multiplier F_t along W_t.
+
+All active constraints are solved together: X = M^-1 [Q | G^T], S = A X_G, S lambda = r - A X_Q
+(the single-contact solves of :mod:`flexlib.constraint` are its 1- and 2-row cases).  The
+outputs per point (gap, v_n, v_t, s, N, F_t, Psi'', s'', the stick ratio -F_t / N) and the event
+functions (gap; N; the stick margin mu_lim N - |F_t|; dir v_t) are written into ``out`` at
+fixed slots, so that :mod:`flexlib.integrator` can locate the events.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _jit
+from .._jit import compiled, hot
+from ..beam import damping_power, potential_energies
+from ..friction import lugre_rates, modified_coulomb
+from ..layout import P_G0
+from ..linalg import solve_into
+from ..penalty import normal_force
+from .assembly import B_MASS, J_ITH, J_NF, contact_rows_into, mass_forces_into
+
+NC_MAX = 8                       # contact points per system (the size of the event vector)
+FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
+MODE_NAMES = ("FREE", "CONTACT", "STICK", "SLIP")
+# contact methods and friction laws (columns 2 and 3 of ``cint``)
+CONSTRAINT, PENALTY = 0, 1
+NO_FRICTION, COULOMB, LUGRE, MOD_COULOMB = 0, 1, 2, 3
+# columns of the contact float table ``cflt``
+(C_E, C_K, C_N, C_D, C_C, C_MU_D, C_MU_S, C_SIGMA0, C_SIGMA1, C_SIGMA2, C_V_S, C_V0, C_V1,
+ C_DV) = range(14)
+NCFLT = 14
+# the discrete state of a contact in ``par`` (4 per contact)
+D_MODE, D_DIR, D_SSTAR, D_VIN = range(4)
+# outputs: system values, then per contact NOC values, then the event functions
+O_T, O_VE, O_VG, O_PD = range(4)
+OC_NAMES = ("gap", "v_n", "v_t", "s", "N", "F_t", "a_n", "a_t", "ratio", "zdot")
+(OC_GAP, OC_VN, OC_VT, OC_S, OC_N, OC_FT, OC_AN, OC_AT, OC_RATIO, OC_ZDOT) = range(len(OC_NAMES))
+NOC = len(OC_NAMES)
+O_C0 = 4
+EVENT_KINDS = ("gap", "normal force", "stick margin", "slip velocity")
+EV_GAP, EV_N, EV_STICK, EV_SLIP = range(4)
+NEK = len(EVENT_KINDS)
+O_EV = O_C0 + NOC * NC_MAX
+NOUT = O_EV + NEK * NC_MAX
+NEV = NEK * NC_MAX
+
+
+@compiled
+def work_arrays(S):
+    """The work arrays (ws, Mw, Xw) of :func:`phase_eval_into` for the system arrays ``S``."""
+    nb = S.bint.shape[0]
+    nq = S.nq
+    db = 3 + S.bint[:, J_NF].max()
+    nmax = max(S.nmax, 1)
+    nc = max(S.cint.shape[0], 1)
+    ws = (np.zeros((nb, 2)), np.zeros((nb, 2)), np.zeros((nb, db, nq)), np.zeros((nb, db)),
+          np.zeros(2), np.zeros((2, db)), np.zeros(2), np.zeros((2, nq)), np.zeros(2),
+          np.zeros((nb, db, db)), np.zeros((nb, db)), np.zeros((14, max(nmax * nmax, db))),
+          np.zeros((db, nq)), np.zeros((nc, nq)), np.zeros((nc, nq)), np.zeros((2 * nc, nq)),
+          np.zeros((2 * nc, nq)), np.zeros((2 * nc, 2 * nc + 1)), np.zeros(2 * nc),
+          np.zeros(2 * nc, dtype=np.int64), np.zeros(2 * nc, dtype=np.int64))
+    return ws, np.zeros((nq, nq)), np.zeros((nq, 1 + 2 * nc))
+
+
+@hot
+def _friction_ratio(kind, mode, v_t, z, cf, dirn):
+    """(c, z') of a constraint contact: F_t = c N in the mode ``mode``."""
+    if kind == COULOMB and mode == SLIP:
+        return -dirn * cf[C_MU_D], 0.0
+    if kind == LUGRE and (mode == SLIP or mode == CONTACT):
+        zd, mu = lugre_rates(v_t, z, cf[C_MU_D], cf[C_MU_S], cf[C_SIGMA0], cf[C_SIGMA1],
+                             cf[C_SIGMA2], cf[C_V_S])
+        return -mu, zd
+    return 0.0, 0.0
+
+
+@hot
+def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T):
+    """dy/dt and the outputs of the phase whose contact modes are in ``par``, at (t, y), written
+    into ``dy`` and ``out``; returns T = q'^T M q' / 2 if ``want_T``.  (``mode``, ``model`` and
+    ``mult`` are the single-body kernel's arguments, unused here.)"""
+    R = ws[0]
+    WN, WT, G, A, Sm, r, act, kin = ws[13], ws[14], ws[15], ws[16], ws[17], ws[18], ws[19], ws[20]
+    nq = S.nq
+    nc = S.cint.shape[0]
+    q = y[:nq]
+    qd = y[nq:2 * nq]
+    iz = 2 * nq
+    mass_forces_into(q, qd, S, ws, Mw, dy[nq:2 * nq])      # Q, kept in dy until q'' is known
+    T = 0.0
+    if want_T:
+        for i in range(nq):
+            for j in range(nq):
+                T += 0.5 * qd[i] * Mw[i, j] * qd[j]
+    for i in range(nq):
+        Xw[i, 0] = dy[nq + i]
+    m = 0                                        # active constraint rows
+    for c in range(nc):
+        o = O_C0 + NOC * c
+        gap, v_n, v_t, sc, a_n, a_t = contact_rows_into(c, q, qd, S, ws, WN[c], WT[c])
+        cf = S.cflt[c]
+        md = int(par[4 * c + D_MODE])
+        kind = S.cint[c, 3]
+        z = y[iz + c]
+        out[o + OC_GAP] = gap
+        out[o + OC_VN] = v_n
+        out[o + OC_VT] = v_t
+        out[o + OC_S] = sc
+        out[o + OC_AN] = a_n
+        out[o + OC_AT] = a_t
+        out[o + OC_N] = 0.0
+        out[o + OC_FT] = 0.0
+        out[o + OC_RATIO] = 0.0
+        out[o + OC_ZDOT] = 0.0
+        if S.cint[c, 2] == PENALTY:
+            if md != FREE:
+                N, raw = normal_force(gap, v_n, cf[C_K], cf[C_N], cf[C_D], cf[C_C],
+                                      par[4 * c + D_VIN])
+                mu = 0.0
+                zd = 0.0
+                if kind == MOD_COULOMB:
+                    mu = modified_coulomb(v_t, cf[C_MU_D], cf[C_V0], cf[C_V1])
+                elif kind == LUGRE:
+                    zd, mu = lugre_rates(v_t, z, cf[C_MU_D], cf[C_MU_S], cf[C_SIGMA0],
+                                         cf[C_SIGMA1], cf[C_SIGMA2], cf[C_V_S])
+                F = -mu * N
+                out[o + OC_N] = N
+                out[o + OC_FT] = F
+                out[o + OC_ZDOT] = zd
+                for i in range(nq):
+                    Xw[i, 0] += WN[c, i] * N + WT[c, i] * F
+        elif md != FREE:
+            cfr, zd = _friction_ratio(kind, md, v_t, z, cf, par[4 * c + D_DIR])
+            out[o + OC_ZDOT] = zd
+            out[o + OC_RATIO] = cfr
+            chi, beta = S.gflt[0], S.gflt[1]
+            for i in range(nq):
+                G[m, i] = WN[c, i] + cfr * WT[c, i]
+                A[m, i] = WN[c, i]
+            r[m] = -a_n - 2.0 * chi * v_n - beta * beta * gap
+            act[m] = c
+            kin[m] = 0
+            m += 1
+            if md == STICK:
+                for i in range(nq):
+                    G[m, i] = WT[c, i]
+                    A[m, i] = WT[c, i]
+                r[m] = -a_t - 2.0 * chi * v_t - beta * beta * (sc - par[4 * c + D_SSTAR])
+                act[m] = c
+                kin[m] = 1
+                m += 1
+    # M^-1 [Q | G^T]
+    for k in range(m):
+        for i in range(nq):
+            Xw[i, 1 + k] = G[k, i]
+    solve_into(Mw, Xw, 1 + m)
+    if m > 0:
+        for k in range(m):
+            v = r[k]
+            for i in range(nq):
+                v -= A[k, i] * Xw[i, 0]
+            Sm[k, m] = v
+            for l in range(m):
+                s = 0.0
+                for i in range(nq):
+                    s += A[k, i] * Xw[i, 1 + l]
+                Sm[k, l] = s
+        solve_into(Sm[:m, :m], Sm[:m, m:m + 1], 1)
+        for i in range(nq):
+            v = Xw[i, 0]
+            for l in range(m):
+                v += Xw[i, 1 + l] * Sm[l, m]
+            Xw[i, 0] = v
+        for k in range(m):
+            o = O_C0 + NOC * act[k]
+            lam = Sm[k, m]
+            if kin[k] == 0:
+                out[o + OC_N] = lam
+                if not (k + 1 < m and act[k + 1] == act[k] and kin[k + 1] == 1):
+                    out[o + OC_FT] = out[o + OC_RATIO] * lam
+            else:
+                out[o + OC_FT] = lam
+                nn = out[o + OC_N]
+                out[o + OC_RATIO] = -lam / nn if nn != 0.0 else 0.0
+    for i in range(nq):
+        dy[i] = qd[i]
+        dy[nq + i] = Xw[i, 0]
+    # the accelerations of the gaps and slips with these q'', and the event functions
+    pd = 0.0
+    for b in range(S.bint.shape[0]):
+        ith = S.bint[b, J_ITH]
+        pd += damping_power(y, nq + ith, S.bodies[b])
+    out[O_PD] = pd
+    for c in range(nc):
+        o = O_C0 + NOC * c
+        an = out[o + OC_AN]
+        at = out[o + OC_AT]
+        for i in range(nq):
+            an += WN[c, i] * dy[nq + i]
+            at += WT[c, i] * dy[nq + i]
+        out[o + OC_AN] = an
+        out[o + OC_AT] = at
+        N = out[o + OC_N]
+        F = out[o + OC_FT]
+        dy[iz + c] = out[o + OC_ZDOT]
+        dy[iz + nc + c] = N * out[o + OC_VN]
+        dy[iz + 2 * nc + c] = F * out[o + OC_VT]
+        cf = S.cflt[c]
+        e0 = O_EV + NEK * c
+        out[e0 + EV_GAP] = out[o + OC_GAP]
+        out[e0 + EV_N] = N
+        lim = cf[C_MU_S] if S.cint[c, 3] == LUGRE else cf[C_MU_D]
+        out[e0 + EV_STICK] = lim * abs(N) - abs(F)
+        out[e0 + EV_SLIP] = par[4 * c + D_DIR] * out[o + OC_VT]
+    dy[iz + 3 * nc] = -pd
+    if want_T:
+        out[O_T] = T
+        ve = 0.0
+        vg = 0.0
+        for b in range(S.bint.shape[0]):
+            ith = S.bint[b, J_ITH]
+            nf = S.bint[b, J_NF]
+            e1, e2, e3 = potential_energies(q[ith:ith + 1 + nf], S.bpar[b], S.bodies[b])
+            ve += e1 + e2
+            vg += e3 + S.bflt[b, B_MASS] * S.bpar[b, P_G0] * R[b, 1]
+        out[O_VE] = ve
+        out[O_VG] = vg
+    return T
+
+
+@hot
+def event_values_into(out, epar, eoff, ev):
+    """The event functions of ``out`` less their offsets, into ``ev``."""
+    for i in range(NEV):
+        ev[i] = out[O_EV + i] - eoff[i]
+
+
+def phase_eval(t, y, par, S):
+    """(dy, out) at one state, for Python callers (allocates its work arrays)."""
+    ws, Mw, Xw = work_arrays(S)
+    dy = np.zeros(len(y))
+    out = np.zeros(NOUT)
+    phase_eval_into(float(t), np.asarray(y, float), 0, 0, 0, np.asarray(par, float), S, ws, Mw, Xw,
+                    dy, out, True)
+    return dy, out
+
+
+_jit.flush_module(__name__)

@@ -1,0 +1,70 @@
+"""The models of a system's contact points, by name: which contact method and friction law.
+
+The names are the single-beam models' (:mod:`flexlib.models`) plus ``continuous`` (the penalty
+normal force alone, frictionless: the elastic Hertz impact of the flexible double pendulum):
+
+=========================  ==============  ====================  ===========
+model                      method          friction              stick/slip
+=========================  ==============  ====================  ===========
+``free``                   (no contact)
+``frictionless``           constraint      none                  no
+``hybrid_coulomb``         constraint      Coulomb               yes
+``hybrid_lugre``           constraint      LuGre                 yes
+``lugre``                  constraint      LuGre (unified)       no
+``continuous``             penalty         none                  no
+``continuous_coulomb``     penalty         modified Coulomb      no
+``continuous_lugre``       penalty         LuGre                 no
+=========================  ==============  ====================  ===========
+"""
+from __future__ import annotations
+
+from ..params import CoulombParams, LuGreParams, check_value
+from ..penalty import damping_factor
+from .system import ContactLaws
+
+__all__ = ["MODELS", "laws_for"]
+
+MODELS = {
+    "free": None,
+    "frictionless": ("constraint", "none", False),
+    "hybrid_coulomb": ("constraint", "coulomb", True),
+    "hybrid_lugre": ("constraint", "lugre", True),
+    "lugre": ("constraint", "lugre", False),
+    "continuous": ("penalty", "none", False),
+    "continuous_coulomb": ("penalty", "modified_coulomb", False),
+    "continuous_lugre": ("penalty", "lugre", False),
+}
+
+
+def canonical(model: str) -> str:
+    key = str(model).strip().lower().replace("-", "_")
+    if key not in MODELS:
+        raise ValueError(f"parameter 'model' = {model!r} is invalid: valid range is one of "
+                         + ", ".join(MODELS))
+    return key
+
+
+def laws_for(model: str, *, e: float = 0.0, contact_law: str = "hertz", contact_stiffness: float,
+             contact_exponent: float = 1.5, contact_damping: float = 0.0, v_zeno: float = 1e-2,
+             coulomb: CoulombParams | None = None, lugre: LuGreParams | None = None):
+    """The :class:`~flexlib.multibody.system.ContactLaws` of ``model`` (None for ``free``)."""
+    spec = MODELS[canonical(model)]
+    if spec is None:
+        return None
+    method, friction, stick = spec
+    coulomb = coulomb or CoulombParams()
+    lugre = lugre or LuGreParams()
+    e = check_value("e", e)
+    D = 0.0
+    if method == "penalty":
+        D = damping_factor(contact_law, e)
+        check_value("contact_stiffness", contact_stiffness)
+        check_value("contact_exponent", contact_exponent)
+    mu_d = coulomb.mu_d if friction != "none" else 0.0
+    mu_s = coulomb.mu_s if friction != "none" else 0.0
+    return ContactLaws(method=method, friction=friction, can_stick=stick, e=e,
+                       K=float(contact_stiffness), n=float(contact_exponent), D=D,
+                       C=float(contact_damping) if contact_law == "kelvin_voigt" else 0.0,
+                       v_zeno=float(v_zeno), mu_d=mu_d, mu_s=mu_s, Dv=coulomb.Dv, v0=coulomb.v0,
+                       v1=coulomb.v1, sigma0=lugre.sigma0, sigma1=lugre.sigma1,
+                       sigma2=lugre.sigma2, v_s=lugre.v_s)

@@ -1,0 +1,318 @@
+"""The event-driven simulation of a system: phases, impacts and the contact modes of every point.
+
+Each phase integrates the compiled right-hand side (:mod:`flexlib.multibody.kernel`) with the
+compiled DOP853 of :mod:`flexlib.integrator` until an event of a contact point:
+
+* a constraint point in FREE reaches its obstacle (gap 0, closing): an **impact**.  Every
+  constraint point at zero gap that approaches, and every point already closed, takes part:
+  Newton's law at all of them at once is the linear complementarity problem of
+  :func:`flexlib.lcp.newton_impact` (frictionless, restitution e; a rebound slower than
+  ``v_zeno`` is taken as plastic, like the single-contact model);
+* a closed point's normal force falls to 0, a sticking point reaches its friction limit, a
+  slipping point's tangential velocity reverses: the contact modes are selected anew;
+* a penalty point starts or stops penetrating (the kink of its force law).
+
+After an impact, and at every selection, the modes of the closed points are chosen together
+(:func:`flexlib.lcp.select_modes`): each combination of their candidate modes (FREE, CONTACT,
+STICK, SLIP in either direction) is solved and kept when every point's conditions hold (N >= 0,
+a free point's gap not accelerating inwards, a sticking point within its friction cone, a
+slipping point's friction opposing its motion).  None consistent stops the run naming the
+points; several are counted as ambiguous and the first by the points' priority is taken.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import integrator
+from ..lcp import InconsistentContacts, newton_impact, select_modes
+from ..params import SolverSettings
+from . import kernel as K
+from .kernel import CONSTRAINT, CONTACT, FREE, SLIP, STICK
+from .system import System
+
+__all__ = ["SystemSimulator", "SystemSimulationError"]
+
+GAP_TOL = 1e-9        # m: a point closer than this to its obstacle is at zero gap
+VN_TOL = 1e-6         # m/s: a normal velocity below this (in magnitude) is zero
+
+
+class SystemSimulationError(RuntimeError):
+    """A run that cannot continue: says when, in which contact modes, at which points, and
+    carries what was computed (``result``)."""
+
+    def __init__(self, message, *, t, modes, points, result=None):
+        super().__init__(message)
+        self.t, self.modes, self.points, self.result = t, modes, points, result
+
+
+@dataclass
+class Phase:
+    """One integrated phase: its solution, the discrete state it ran with and the number of
+    jumps before it."""
+    sol: object
+    disc: np.ndarray
+    n_jumps: int = 0
+
+
+@dataclass
+class Jump:
+    """An impact: time, the points and impulses [N s], v_n before/after [m/s], kinetic energy lost [J]."""
+    t: float
+    points: list
+    impulses: list
+    v_before: list
+    v_after: list
+    dT: float
+    redundant: bool = False
+
+
+@dataclass
+class RunLog:
+    phases: list = field(default_factory=list)
+    jumps: list = field(default_factory=list)
+    events: list = field(default_factory=list)      # (t, point, kind, new mode)
+    n_selections: int = 0
+    n_ambiguous: int = 0
+
+
+class SystemSimulator:
+    """Simulates a :class:`~flexlib.multibody.system.System` over [0, t_end] s."""
+
+    def __init__(self, system: System, t_end: float, solver: SolverSettings | None = None):
+        self.system = system
+        self.S = system.arrays()
+        self.t_end = float(t_end)
+        self.solver = solver or SolverSettings()
+        self.nq = self.S.nq
+        self.nc = len(system.contacts)
+        self.names = [c.name for c in system.contacts]
+        self.laws = [c.laws for c in system.contacts]
+        self._integrate = integrator.specialize(K)
+        self._ws = K.work_arrays(self.S)
+        self._dy = np.zeros(2 * self.nq + 3 * self.nc + 1)
+        self._out = np.zeros(K.NOUT)
+
+    # ------------------------------------------------------------------ evaluation
+    def evaluate(self, t, y, disc):
+        """(dy, out) at (t, y) with the discrete state ``disc`` (copies)."""
+        ws, Mw, Xw = self._ws
+        K.phase_eval_into(float(t), y, 0, 0, 0, disc, self.S, ws, Mw, Xw, self._dy, self._out, True)
+        return self._dy.copy(), self._out.copy()
+
+    def contact_values(self, out, c):
+        """The outputs of point ``c`` as a dict (gap, v_n, v_t, s, N, F_t, a_n, a_t, ratio, zdot)."""
+        o = K.O_C0 + K.NOC * c
+        return dict(zip(K.OC_NAMES, out[o:o + K.NOC]))
+
+    def rows(self, y):
+        """(M, W_n (nc, nq)) at the state ``y``."""
+        from .assembly import contact_rows_into, mass_forces_into
+        ws = self._ws[0]
+        M = np.zeros((self.nq, self.nq))
+        Q = np.zeros(self.nq)
+        q, qd = y[:self.nq].copy(), y[self.nq:2 * self.nq].copy()
+        mass_forces_into(q, qd, self.S, ws, M, Q)
+        Wn = np.zeros((self.nc, self.nq))
+        Wt = np.zeros((self.nc, self.nq))
+        for c in range(self.nc):
+            contact_rows_into(c, q, qd, self.S, ws, Wn[c], Wt[c])
+        return M, Wn, Wt
+
+    # ------------------------------------------------------------------ phases
+    def _events(self, disc):
+        active = np.zeros(K.NEV, dtype=np.bool_)
+        direction = np.full(K.NEV, -1.0)
+        for c, law in enumerate(self.laws):
+            e0 = K.NEK * c
+            mode = int(disc[4 * c + K.D_MODE])
+            if law.method == "penalty":
+                active[e0 + K.EV_GAP] = True
+                direction[e0 + K.EV_GAP] = -1.0 if mode == FREE else 1.0
+            elif mode == FREE:
+                active[e0 + K.EV_GAP] = True
+            else:
+                active[e0 + K.EV_N] = True
+                active[e0 + K.EV_STICK] = mode == STICK
+                active[e0 + K.EV_SLIP] = mode == SLIP and law.friction == "coulomb"
+        return active, direction
+
+    def _phase(self, t, y, disc):
+        active, direction = self._events(disc)
+        s = self.solver
+        closed = any(int(disc[4 * c]) != FREE for c in range(self.nc))
+        max_step = s.max_step_contact if closed else s.max_step_free
+        atol = np.full(len(y), s.atol)
+        res = self._integrate(float(t), y, self.t_end, 0, 0, 0, disc, self.S, max(s.rtol, 1e-13),
+                              atol, float(max_step), 0.0, active, direction, np.zeros(4),
+                              np.zeros(K.NEV), int(s.max_steps_phase), True)
+        return integrator.PhaseSolution(res)
+
+    def run(self):
+        """Integrate over [0, t_end]; returns a :class:`~flexlib.multibody.result.SystemResult`."""
+        from .result import SystemResult
+        wall0 = time.perf_counter()
+        log = RunLog()
+        t, y = 0.0, self.system.initial_state()
+        disc = np.zeros(4 * self.nc)
+        for c, law in enumerate(self.laws):
+            if law.method == "penalty":
+                disc[4 * c + K.D_VIN] = law.v_zeno
+        disc = self._start(t, y, disc, log)
+        n_events = 0
+        while t < self.t_end:
+            sol = self._phase(t, y, disc)
+            log.phases.append(Phase(sol, disc.copy(), len(log.jumps)))
+            t, y = float(sol.t[-1]), sol.y[:, -1].copy()
+            if sol.status < 0:
+                raise self._error(f"the integrator failed at t = {t:.9g} s: {sol.message}", t, disc,
+                                  list(range(self.nc)), log, wall0)
+            if sol.status == 0:
+                break
+            n_events += 1
+            if n_events > self.solver.event_cap * max(self.nc, 1):
+                raise self._error(f"more than {self.solver.event_cap} events per contact point by "
+                                  f"t = {t:.9g} s (an accumulation of impacts)", t, disc,
+                                  list(range(self.nc)), log, wall0)
+            y, disc = self._handle(t, y, disc, sol.event_mask, log, wall0)
+        return SystemResult(self, log, time.perf_counter() - wall0)
+
+    def _error(self, msg, t, disc, points, log, wall0):
+        from .result import SystemResult
+        modes = {self.names[c]: K.MODE_NAMES[int(disc[4 * c])] for c in range(self.nc)}
+        pts = [self.names[c] for c in points]
+        full = f"{msg}; contact modes {modes}; points {pts}"
+        try:
+            res = SystemResult(self, log, time.perf_counter() - wall0)
+        except Exception:        # pragma: no cover - nothing integrated yet
+            res = None
+        return SystemSimulationError(full, t=t, modes=modes, points=pts, result=res)
+
+    # ------------------------------------------------------------------ events
+    def _start(self, t, y, disc, log):
+        """Modes at t = 0: penalty points already penetrating, constraint points at zero gap."""
+        _, out = self.evaluate(t, y, disc)
+        for c, law in enumerate(self.laws):
+            v = self.contact_values(out, c)
+            if law.method == "penalty" and v["gap"] < 0.0:
+                disc[4 * c] = CONTACT
+        return self._select(t, y, disc, log, out)
+
+    def _handle(self, t, y, disc, mask, log, wall0):
+        _, out = self.evaluate(t, y, disc)
+        fired = [i for i in range(K.NEV) if (mask >> i) & 1]
+        for i in fired:
+            c, kind = divmod(i, K.NEK)
+            log.events.append((t, self.names[c], K.EVENT_KINDS[kind], ""))
+            law = self.laws[c]
+            if law.method == "penalty":
+                v = self.contact_values(out, c)
+                if int(disc[4 * c]) == FREE:
+                    disc[4 * c] = CONTACT
+                    disc[4 * c + K.D_VIN] = max(-v["v_n"], law.v_zeno)
+                else:
+                    disc[4 * c] = FREE
+        if any(self.laws[i // K.NEK].method == "constraint" for i in fired):
+            y = self._impact(t, y, disc, out, log)
+            _, out = self.evaluate(t, y, disc)
+            try:
+                disc = self._select(t, y, disc, log, out)
+            except InconsistentContacts as exc:
+                raise self._error(f"no consistent contact modes at t = {t:.9g} s ({exc})", t, disc,
+                                  [c for c in range(self.nc)], log, wall0) from None
+        return y, disc
+
+    def _closed(self, out, disc, after_jump=False):
+        """The constraint points at zero gap that are closed or closing."""
+        pts = []
+        for c, law in enumerate(self.laws):
+            if law.method != "constraint":
+                continue
+            v = self.contact_values(out, c)
+            if v["gap"] <= GAP_TOL and (int(disc[4 * c]) != FREE or v["v_n"] <= VN_TOL):
+                pts.append(c)
+        return pts
+
+    def _impact(self, t, y, disc, out, log):
+        """Newton's law at the approaching and closed points (a frictionless jump)."""
+        pts = self._closed(out, disc)
+        vn = np.array([self.contact_values(out, c)["v_n"] for c in pts])
+        if not len(pts) or not (vn < -VN_TOL).any():
+            return y
+        M, Wn, _ = self.rows(y)
+        Wp = Wn[pts]
+        X = np.linalg.solve(M, Wp.T)
+        G = Wp @ X
+        e = np.array([self.laws[c].e if -vn[k] >= self.laws[c].v_zeno else 0.0
+                      for k, c in enumerate(pts)])
+        closed = vn >= -VN_TOL
+        imp = newton_impact(G, vn, e, closed)
+        dqd = X @ imp.Lambda
+        T0 = 0.5 * y[self.nq:2 * self.nq] @ M @ y[self.nq:2 * self.nq]
+        y = y.copy()
+        y[self.nq:2 * self.nq] += dqd
+        T1 = 0.5 * y[self.nq:2 * self.nq] @ M @ y[self.nq:2 * self.nq]
+        log.jumps.append(Jump(t, [self.names[c] for c in pts], list(imp.Lambda), list(vn),
+                              list(imp.v_plus), T1 - T0, bool(imp.lcp.redundant)))
+        return y
+
+    def _candidates(self, c, v):
+        law = self.laws[c]
+        if law.friction == "none" or (law.friction == "lugre" and not law.can_stick):
+            return [(CONTACT, 0.0), (FREE, 0.0)]
+        if not law.can_stick:
+            return [(CONTACT, 0.0), (FREE, 0.0)]
+        vt = v["v_t"]
+        if abs(vt) <= law.Dv:
+            return [(STICK, 0.0), (SLIP, 1.0), (SLIP, -1.0), (FREE, 0.0)]
+        return [(SLIP, math.copysign(1.0, vt)), (FREE, 0.0)]
+
+    def _select(self, t, y, disc, log, out):
+        """Choose the modes of the closed points together (all others FREE)."""
+        pts = self._closed(out, disc)
+        disc = disc.copy()
+        for c, law in enumerate(self.laws):
+            if law.method == "constraint" and c not in pts:
+                disc[4 * c] = FREE
+        if not pts:
+            return disc
+        vals = {c: self.contact_values(out, c) for c in pts}
+        cands = [self._candidates(c, vals[c]) for c in pts]
+
+        def trial(combo):
+            d = disc.copy()
+            for c, (mode, sgn) in zip(pts, combo):
+                d[4 * c] = mode
+                d[4 * c + K.D_DIR] = sgn
+                d[4 * c + K.D_SSTAR] = vals[c]["s"]
+            return d, self.evaluate(t, y, d)[1]
+
+        def consistent(combo, res):
+            d, o = res
+            ok = []
+            for c, (mode, sgn) in zip(pts, combo):
+                v = self.contact_values(o, c)
+                law = self.laws[c]
+                scale = 1e-9 * (1.0 + abs(v["a_n"]))
+                if mode == FREE:
+                    ok.append(v["a_n"] >= -scale or vals[c]["v_n"] > VN_TOL)
+                elif mode == STICK:
+                    lim = law.mu_s if law.friction == "lugre" else law.mu_d
+                    ok.append(v["N"] >= 0.0 and abs(v["F_t"]) <= lim * v["N"] * (1 + 1e-12))
+                elif mode == SLIP:
+                    small = abs(vals[c]["v_t"]) <= law.Dv
+                    ok.append(v["N"] >= 0.0 and (not small or sgn * v["a_t"] >= 0.0))
+                else:
+                    ok.append(v["N"] >= 0.0)
+            return ok
+
+        sel = select_modes(cands, trial, consistent)
+        log.n_selections += 1
+        log.n_ambiguous += int(sel.ambiguous)
+        d = sel.result[0]
+        for c, (mode, _) in zip(pts, sel.combo):
+            log.events.append((t, self.names[c], "selection", K.MODE_NAMES[mode]))
+        return d

@@ -1,0 +1,320 @@
+"""A system as data: bodies in a tree of joints, half-plane obstacles and contact points.
+
+    sys = System(
+        bodies=(Body("B1", BeamParams(L=1.0), GroundHinge((0, 0))),
+                Body("B2", BeamParams(L=0.5), Hinge("B1", x=1.0))),
+        obstacles=(HalfPlane("stop", origin=(0, 0), normal=(1, 0)),),
+        contacts=(ContactPoint("B", body="B1", x=0.8, obstacle="stop"),))
+
+A body is a beam in a floating frame (:class:`flexlib.params.BeamParams`: its length, section,
+material and basis; ``n_modes = 0`` makes it rigid); its joint to the parent is a
+:class:`GroundHinge`, a :class:`Hinge` to a parent body's material point, or a :class:`FreeJoint`.
+A contact point is a material point of a body that may touch an obstacle; its laws (the
+contact method, the normal law, the friction law, whether it may stick) are a
+:class:`ContactLaws`, usually made from a model name by :func:`flexlib.multibody.models.laws_for`.
+:meth:`System.arrays` turns the description into the flat arrays the compiled code runs
+(:class:`SystemArrays`); nothing in the compiled code knows which system it runs.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
+
+import numpy as np
+
+from ..beam import BeamModel, KernelArrays
+from ..layout import NPAR
+from ..params import BeamParams
+from .assembly import FREE_JOINT, GROUND_HINGE, PARENT_HINGE
+from .kernel import (C_C, C_D, C_DV, C_E, C_K, C_MU_D, C_MU_S, C_N, C_SIGMA0, C_SIGMA1, C_SIGMA2,
+                     C_V0, C_V1, C_V_S, CONSTRAINT, NC_MAX, NCFLT, PENALTY)
+
+__all__ = ["GroundHinge", "Hinge", "FreeJoint", "Body", "HalfPlane", "ContactLaws", "ContactPoint",
+           "System", "SystemArrays"]
+
+
+@dataclass(frozen=True)
+class GroundHinge:
+    """A frictionless hinge to the ground at ``point`` [m]: the body keeps its angle theta."""
+    point: tuple = (0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Hinge:
+    """A frictionless hinge at the material point ``x`` [m] of the body ``parent`` (the deformed
+    point): the body's frame origin follows it; its angle theta is absolute."""
+    parent: str
+    x: float
+
+
+@dataclass(frozen=True)
+class FreeJoint:
+    """No joint: the frame origin R = (R_x, R_y) is free (planar motion)."""
+
+
+@dataclass(frozen=True)
+class Body:
+    """A beam in a floating frame.  ``theta0`` [rad], ``theta_dot0`` [rad/s] its initial angle and
+    rate; a free body also starts at ``origin`` [m] with ``origin_rate`` [m/s]; deformations start at 0."""
+    name: str
+    beam: BeamParams = field(default_factory=BeamParams)
+    joint: object = field(default_factory=GroundHinge)
+    theta0: float = 0.0
+    theta_dot0: float = 0.0
+    origin: tuple = (0.0, 0.0)
+    origin_rate: tuple = (0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class HalfPlane:
+    """A rigid half-plane: ``origin`` [m] on its boundary line, ``normal`` pointing into the free
+    side (normalised here); its tangent is t = (n_y, -n_x)."""
+    name: str
+    origin: tuple = (0.0, 0.0)
+    normal: tuple = (0.0, 1.0)
+
+    def __post_init__(self):
+        nx, ny = map(float, self.normal)
+        h = math.hypot(nx, ny)
+        if not h > 0.0:
+            raise ValueError(f"parameter 'normal' = {self.normal!r} of obstacle {self.name!r} is "
+                             f"invalid: valid range is a nonzero 2-vector")
+        object.__setattr__(self, "normal", (nx / h, ny / h))
+
+
+@dataclass(frozen=True)
+class ContactLaws:
+    """The laws of a contact point.  ``method``: ``"constraint"`` (impulse-momentum jump with
+    restitution ``e``, then a Baumgarte-stabilised constraint) or ``"penalty"`` (the continuous
+    contact force N = K delta^n (1 + D delta'/delta'_in) + C delta', :mod:`flexlib.penalty`);
+    ``friction``: ``"none"``, ``"coulomb"`` (stick/slip with ``can_stick``), ``"lugre"`` or
+    ``"modified_coulomb"`` (penalty only); the friction parameters are those of
+    :class:`flexlib.params.CoulombParams` and :class:`flexlib.params.LuGreParams`."""
+    method: str = "constraint"
+    friction: str = "none"
+    can_stick: bool = False
+    e: float = 0.0
+    K: float = 0.0
+    n: float = 1.5
+    D: float = 0.0
+    C: float = 0.0
+    v_zeno: float = 1e-2
+    mu_d: float = 0.0
+    mu_s: float = 0.0
+    Dv: float = 1e-4
+    v0: float = 1e-4
+    v1: float = 1e-3
+    sigma0: float = 1e5
+    sigma1: float = 1e2
+    sigma2: float = 0.0
+    v_s: float = 1e-3
+
+    def row(self) -> np.ndarray:
+        """The contact's float row of :class:`SystemArrays` (``cflt``)."""
+        r = np.zeros(NCFLT)
+        for col, v in ((C_E, self.e), (C_K, self.K), (C_N, self.n), (C_D, self.D), (C_C, self.C),
+                       (C_MU_D, self.mu_d), (C_MU_S, self.mu_s), (C_SIGMA0, self.sigma0),
+                       (C_SIGMA1, self.sigma1), (C_SIGMA2, self.sigma2), (C_V_S, self.v_s),
+                       (C_V0, self.v0), (C_V1, self.v1), (C_DV, self.Dv)):
+            r[col] = v
+        return r
+
+
+NB_MAX = 4           # bodies per system (the compiled code's tuple of bodies has this length)
+FRICTION_CODES = {"none": 0, "coulomb": 1, "lugre": 2, "modified_coulomb": 3}
+
+
+@dataclass(frozen=True)
+class ContactPoint:
+    """The material point ``x`` [m] of ``body`` against ``obstacle``, with its :class:`ContactLaws`
+    (None: no laws yet, the model supplies them)."""
+    name: str
+    body: str
+    x: float
+    obstacle: str
+    laws: ContactLaws | None = None
+
+
+class SystemArrays(NamedTuple):
+    """The system in the layout of the compiled code (:mod:`flexlib.multibody.assembly`)."""
+    bodies: tuple        # one flexlib.beam.KernelArrays per body (padded to NB_MAX)
+    bpar: np.ndarray     # (nb, NPAR) each body's beam parameters (flexlib.layout slots)
+    bint: np.ndarray     # (nb, 7) joint kind, parent, index of R_x, of theta, nf, joint point
+    bflt: np.ndarray     # (nb, 3) ground hinge point [m], mass [kg]
+    pint: np.ndarray     # (npt,) body of each material point
+    pflt: np.ndarray     # (npt, 1 + nmax + nmax^2 + namax) x, Phi(x), H(x), Psi(x)
+    cint: np.ndarray     # (nc, 4) point, obstacle, method, friction law
+    cflt: np.ndarray     # (nc, NCFLT) the contact laws' parameters
+    oflt: np.ndarray     # (no, 4) obstacle origin [m] and unit normal
+    gflt: np.ndarray     # (2,) Baumgarte chi, beta [1/s]
+    nq: int
+    nmax: int
+
+
+@dataclass(frozen=True)
+class System:
+    """Bodies (parents before children), obstacles and contact points; ``chi``, ``beta`` [1/s] the
+    Baumgarte coefficients of the constraint contacts."""
+    bodies: tuple
+    obstacles: tuple = ()
+    contacts: tuple = ()
+    chi: float = 10.0
+    beta: float = 1000.0
+
+    def __post_init__(self):
+        names = [b.name for b in self.bodies]
+        if not 1 <= len(names) <= NB_MAX:
+            raise ValueError(f"parameter 'bodies' has {len(names)} bodies: valid range is "
+                             f"1..{NB_MAX}")
+        if len(set(names)) != len(names):
+            raise ValueError(f"parameter 'bodies' has repeated names {names}: each name once")
+        for i, b in enumerate(self.bodies):
+            if isinstance(b.joint, Hinge):
+                if b.joint.parent not in names[:i]:
+                    raise ValueError(f"body {b.name!r}: parent {b.joint.parent!r} is not a body listed "
+                                     f"before it (valid: {names[:i]})")
+                L = self.body(b.joint.parent).beam.L
+                if not 0.0 <= b.joint.x <= L:
+                    raise ValueError(f"parameter 'x' = {b.joint.x!r} of the hinge of {b.name!r} is "
+                                     f"invalid: valid range is [0, {L}] m (the parent's length)")
+            elif not isinstance(b.joint, (GroundHinge, FreeJoint)):
+                raise TypeError(f"body {b.name!r}: joint {b.joint!r} is not a GroundHinge, Hinge or "
+                                f"FreeJoint")
+        obs = [o.name for o in self.obstacles]
+        if len(self.contacts) > NC_MAX:
+            raise ValueError(f"parameter 'contacts' has {len(self.contacts)} points: valid range is "
+                             f"0..{NC_MAX}")
+        for c in self.contacts:
+            if c.body not in names:
+                raise ValueError(f"contact {c.name!r}: body {c.body!r} unknown (valid: {names})")
+            if c.obstacle not in obs:
+                raise ValueError(f"contact {c.name!r}: obstacle {c.obstacle!r} unknown (valid: {obs})")
+            L = self.body(c.body).beam.L
+            if not 0.0 <= c.x <= L:
+                raise ValueError(f"parameter 'x' = {c.x!r} of contact {c.name!r} is invalid: valid "
+                                 f"range is [0, {L}] m (the length of {c.body!r})")
+
+    def body(self, name: str) -> Body:
+        return next(b for b in self.bodies if b.name == name)
+
+    def index(self, name: str) -> int:
+        return [b.name for b in self.bodies].index(name)
+
+    def with_laws(self, laws: ContactLaws) -> "System":
+        """The same system with ``laws`` at every contact point."""
+        return replace(self, contacts=tuple(replace(c, laws=laws) for c in self.contacts))
+
+    def coordinates(self):
+        """(names, offsets): the names of q's entries and, per body, (index of R_x or -1, index of
+        theta, number of deformation coordinates)."""
+        names, offs = [], []
+        for b in self.bodies:
+            model = self.model(b.name)
+            ir = -1
+            if isinstance(b.joint, FreeJoint):
+                ir = len(names)
+                names += [f"{b.name}.R_x", f"{b.name}.R_y"]
+            ith = len(names)
+            names.append(f"{b.name}.theta")
+            names += [f"{b.name}.B{i + 1}" for i in range(model.n)]
+            names += [f"{b.name}.C{i + 1}" for i in range(model.na)]
+            offs.append((ir, ith, model.n + model.na))
+        return names, offs
+
+    def model(self, name: str) -> BeamModel:
+        """The :class:`flexlib.beam.BeamModel` of body ``name`` (cached per beam)."""
+        return _beam_model(self.body(name).beam)
+
+    def initial_state(self) -> np.ndarray:
+        """y0 = [q, q', z, W_N, W_F, W_d]: the bodies' initial angles, rates and frame origins."""
+        names, offs = self.coordinates()
+        nq = len(names)
+        nc = len(self.contacts)
+        y = np.zeros(2 * nq + 3 * nc + 1)
+        for b, (ir, ith, nf) in zip(self.bodies, offs):
+            y[ith] = b.theta0
+            y[nq + ith] = b.theta_dot0
+            if ir >= 0:
+                y[ir:ir + 2] = b.origin
+                y[nq + ir:nq + ir + 2] = b.origin_rate
+        return y
+
+    def arrays(self) -> SystemArrays:
+        """The flat arrays of the compiled code."""
+        names, offs = self.coordinates()
+        models = [self.model(b.name) for b in self.bodies]
+        nmax = max(m.n for m in models)
+        namax = max(m.na for m in models)
+        points = []                                       # (body index, x)
+        bint = np.zeros((len(self.bodies), 7), dtype=np.int64)
+        bflt = np.zeros((len(self.bodies), 3))
+        for i, (b, (ir, ith, nf), m) in enumerate(zip(self.bodies, offs, models)):
+            kind, parent, jp = GROUND_HINGE, -1, -1
+            if isinstance(b.joint, Hinge):
+                kind, parent = PARENT_HINGE, self.index(b.joint.parent)
+                jp = len(points)
+                points.append((parent, b.joint.x))
+            elif isinstance(b.joint, FreeJoint):
+                kind = FREE_JOINT
+            else:
+                bflt[i, :2] = b.joint.point
+            bint[i] = (kind, parent, ir, ith, nf, jp, m.n)
+            bflt[i, 2] = m.mi.m
+        cint = np.zeros((len(self.contacts), 4), dtype=np.int64)
+        cflt = np.zeros((len(self.contacts), NCFLT))
+        obs = [o.name for o in self.obstacles]
+        for k, c in enumerate(self.contacts):
+            if c.laws is None:
+                raise ValueError(f"contact {c.name!r} has no laws: give ContactPoint(laws=...) or a model")
+            cint[k] = (len(points), obs.index(c.obstacle),
+                       CONSTRAINT if c.laws.method == "constraint" else PENALTY,
+                       FRICTION_CODES[c.laws.friction])
+            points.append((self.index(c.body), c.x))
+            cflt[k] = c.laws.row()
+        pflt = np.zeros((max(len(points), 1), 1 + nmax + nmax * nmax + namax))
+        pint = np.zeros(max(len(points), 1), dtype=np.int64)
+        for k, (bi, x) in enumerate(points):
+            m = models[bi]
+            pint[k] = bi
+            pflt[k, 0] = x
+            phi, H, psi = _shapes_at(m, x)
+            pflt[k, 1:1 + m.n] = phi
+            h0 = 1 + nmax
+            pflt[k, h0:h0 + m.n * m.n] = H.ravel()
+            a0 = h0 + nmax * nmax
+            pflt[k, a0:a0 + m.na] = psi
+        oflt = np.array([[*o.origin, *o.normal] for o in self.obstacles], float).reshape(-1, 4)
+        c = np.ascontiguousarray
+        arrs = [_kernel_arrays(m) for m in models]
+        return SystemArrays(
+            # padded to NB_MAX entries, so that every system up to NB_MAX bodies has one type and
+            # is compiled once (the padding is never read)
+            bodies=tuple(arrs + [arrs[0]] * (NB_MAX - len(arrs))),
+            bpar=c(np.array([m.kernel_params(tau_d=0.0) for m in models]).reshape(-1, NPAR)),
+            bint=bint, bflt=bflt, pint=pint, pflt=pflt, cint=cint, cflt=cflt,
+            oflt=c(oflt if len(oflt) else np.zeros((1, 4))),
+            gflt=np.array([self.chi, self.beta], float), nq=len(names), nmax=nmax)
+
+
+_MODELS: dict = {}
+
+
+def _beam_model(beam: BeamParams) -> BeamModel:
+    key = repr(beam)
+    if key not in _MODELS:
+        _MODELS[key] = BeamModel(beam)
+    return _MODELS[key]
+
+
+def _kernel_arrays(m: BeamModel) -> KernelArrays:
+    return KernelArrays._make(np.require(a, float, ("C", "W")) for a in m.kernel_arrays())
+
+
+def _shapes_at(m: BeamModel, x: float):
+    """(Phi(x) (N,), H(x) (N, N), Psi(x) (Na,)) of the beam model ``m``."""
+    data = m.station_data(np.array([float(x)]))
+    phi = np.asarray(data[1]).reshape(-1)[:m.n] if m.n else np.zeros(0)
+    H = np.asarray(data[2]).reshape(m.n, m.n) if m.n else np.zeros((0, 0))
+    psi = np.asarray(data[3]).reshape(-1) if m.na else np.zeros(0)
+    return phi, H, psi
