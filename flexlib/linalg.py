@@ -12,7 +12,7 @@ from __future__ import annotations
 from . import _jit
 from ._jit import compiled, hot
 
-__all__ = ["solve_into", "solve", "dot_at", "mv_at", "quad_at", "quad_flat"]
+__all__ = ["solve_into", "solve_rank_into", "solve", "dot_at", "mv_at", "quad_at", "quad_flat"]
 
 
 @hot
@@ -42,6 +42,56 @@ def solve_into(M, X, m):
             for i in range(k + 1, n):
                 v -= M[k, i] * X[i, j]
             X[k, j] = v / M[k, k]
+
+
+@hot
+def solve_rank_into(A, x, perm, tol):
+    """A x = b for a square ``A`` that may be singular (redundant constraints), in place:
+    Gaussian elimination with complete pivoting; ``x`` holds b and then a basic solution, the
+    unknowns of the pivots below ``tol`` times the largest one set to 0 (``perm``: int work array
+    >= n).  Returns the rank found."""
+    n = A.shape[0]
+    for i in range(n):
+        perm[i] = i
+    big = 0.0
+    rank = n
+    for k in range(n):
+        p, r = k, k
+        amax = 0.0
+        for i in range(k, n):
+            for j in range(k, n):
+                if abs(A[i, j]) > amax:
+                    amax, p, r = abs(A[i, j]), i, j
+        if k == 0:
+            big = amax
+        if amax <= tol * big or amax == 0.0:
+            rank = k
+            break
+        if p != k:
+            for j in range(n):
+                A[k, j], A[p, j] = A[p, j], A[k, j]
+            x[k], x[p] = x[p], x[k]
+        if r != k:
+            for i in range(n):
+                A[i, k], A[i, r] = A[i, r], A[i, k]
+            perm[k], perm[r] = perm[r], perm[k]
+        for i in range(k + 1, n):
+            f = A[i, k] / A[k, k]
+            for j in range(k, n):
+                A[i, j] -= f * A[k, j]
+            x[i] -= f * x[k]
+    for k in range(rank, n):
+        x[k] = 0.0
+    for k in range(rank - 1, -1, -1):
+        v = x[k]
+        for i in range(k + 1, rank):
+            v -= A[k, i] * x[i]
+        x[k] = v / A[k, k]
+    for k in range(n):             # undo the column permutation: unknown perm[k] is x[k]
+        A[0, k] = x[k]
+    for k in range(n):
+        x[perm[k]] = A[0, k]
+    return rank
 
 
 @compiled

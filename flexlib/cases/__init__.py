@@ -62,3 +62,59 @@ def check_options(case, options: dict) -> dict:
                              + ", ".join(case.OPTIONS))
         out[k] = case.OPTIONS[k].check(k, v)
     return out
+
+
+def split_params(case, params: dict) -> dict:
+    """Route flat parameters to where they belong: the case's options, the beams
+    (:class:`flexlib.params.BeamParams`), friction (``CoulombParams``, ``LuGreParams``), the
+    solver (``SolverSettings``) and the contact settings (e, v_zeno, chi, beta, contact_law)."""
+    from dataclasses import fields
+    from ..params import BeamParams, CoulombParams, LuGreParams, SolverSettings, check_value
+    groups = {"beam": BeamParams, "coulomb": CoulombParams, "lugre": LuGreParams,
+              "solver": SolverSettings}
+    out = {g: {} for g in groups}
+    out["options"] = {}
+    out["contact"] = {}
+    for k, v in params.items():
+        if k in case.OPTIONS:
+            out["options"][k] = v
+        elif k in ("e", "v_zeno", "chi", "beta", "contact_law"):
+            out["contact"][k] = check_value(k, v)
+        else:
+            for g, cls in groups.items():
+                if k in {f.name for f in fields(cls)}:
+                    out[g][k] = v
+                    break
+            else:
+                valid = sorted(set(case.OPTIONS) | {"e", "v_zeno", "chi", "beta", "contact_law"}
+                               | {f.name for cls in groups.values() for f in fields(cls)})
+                raise ValueError(f"unknown parameter {k!r} of case {case.NAME!r}; valid parameters: "
+                                 + ", ".join(valid))
+    return out
+
+
+def build(case_name: str, model: str | None = None, **params):
+    """(system, solver settings) of case ``case_name`` with ``model`` (default: the case's) and
+    flat parameter changes (``n_modes=0``, ``mu_d=0.2``, ``contact_points=(0, 0.5, 1)``)."""
+    from ..params import BeamParams, CoulombParams, LuGreParams, SolverSettings
+    case = get_case(case_name)
+    p = split_params(case, params)
+    opts = check_options(case, p["options"])
+    fr = dict(getattr(case, "DEFAULT_FRICTION", {}))
+    fr.update(p["coulomb"])
+    system = case.system(model or case.DEFAULT_MODEL, beam=BeamParams(**p["beam"]),
+                         coulomb=CoulombParams(**fr), lugre=LuGreParams(**p["lugre"]),
+                         **p["contact"], **opts)
+    return system, SolverSettings(**p["solver"])
+
+
+def simulate(case_name: str, model: str | None = None, t_end: float | None = None, **params):
+    """Run case ``case_name`` (see :func:`build`) over [0, t_end] s (default: the case's run time);
+    returns a :class:`flexlib.multibody.result.SystemResult`."""
+    from ..multibody.simulate import SystemSimulator
+    case = get_case(case_name)
+    t_end = case.T_END if t_end is None else float(t_end)
+    if not 0.0 < t_end <= 1000.0:
+        raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is (0, 1000] s")
+    system, solver = build(case_name, model, **params)
+    return SystemSimulator(system, t_end, solver).run()

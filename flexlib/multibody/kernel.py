@@ -29,7 +29,7 @@ from .._jit import compiled, hot
 from ..beam import damping_power, potential_energies
 from ..friction import lugre_rates, modified_coulomb
 from ..layout import P_G0
-from ..linalg import solve_into
+from ..linalg import solve_into, solve_rank_into
 from ..penalty import normal_force
 from .assembly import B_MASS, J_ITH, J_NF, contact_rows_into, mass_forces_into
 
@@ -46,11 +46,14 @@ NCFLT = 14
 # the discrete state of a contact in ``par`` (4 per contact)
 D_MODE, D_DIR, D_SSTAR, D_VIN = range(4)
 # outputs: system values, then per contact NOC values, then the event functions
-O_T, O_VE, O_VG, O_PD = range(4)
+O_T, O_VE, O_VG, O_PD, O_RANK = range(5)
+# Redundant constraints (e.g. three collinear points of a rigid rod): the multipliers of the
+# pivots below RANK_TOL times the largest are set to 0 (a basic solution; O_RANK: the rank).
+RANK_TOL = 1e-10
 OC_NAMES = ("gap", "v_n", "v_t", "s", "N", "F_t", "a_n", "a_t", "ratio", "zdot")
 (OC_GAP, OC_VN, OC_VT, OC_S, OC_N, OC_FT, OC_AN, OC_AT, OC_RATIO, OC_ZDOT) = range(len(OC_NAMES))
 NOC = len(OC_NAMES)
-O_C0 = 4
+O_C0 = 5
 EVENT_KINDS = ("gap", "normal force", "stick margin", "slip velocity")
 EV_GAP, EV_N, EV_STICK, EV_SLIP = range(4)
 NEK = len(EVENT_KINDS)
@@ -72,7 +75,8 @@ def work_arrays(S):
           np.zeros((nb, db, db)), np.zeros((nb, db)), np.zeros((14, max(nmax * nmax, db))),
           np.zeros((db, nq)), np.zeros((nc, nq)), np.zeros((nc, nq)), np.zeros((2 * nc, nq)),
           np.zeros((2 * nc, nq)), np.zeros((2 * nc, 2 * nc + 1)), np.zeros(2 * nc),
-          np.zeros(2 * nc, dtype=np.int64), np.zeros(2 * nc, dtype=np.int64))
+          np.zeros(2 * nc, dtype=np.int64), np.zeros(2 * nc, dtype=np.int64), np.zeros(2 * nc),
+          np.zeros(2 * nc, dtype=np.int64))
     return ws, np.zeros((nq, nq)), np.zeros((nq, 1 + 2 * nc))
 
 
@@ -91,10 +95,12 @@ def _friction_ratio(kind, mode, v_t, z, cf, dirn):
 @hot
 def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T):
     """dy/dt and the outputs of the phase whose contact modes are in ``par``, at (t, y), written
-    into ``dy`` and ``out``; returns T = q'^T M q' / 2 if ``want_T``.  (``mode``, ``model`` and
-    ``mult`` are the single-body kernel's arguments, unused here.)"""
+    into ``dy`` and ``out``; returns T = q'^T M q' / 2 if ``want_T``.  ``mult`` = 1 drops the
+    Baumgarte terms (the ideal constraint forces that the mode selection judges); ``mode`` and
+    ``model`` are the single-body kernel's arguments, unused here."""
     R = ws[0]
     WN, WT, G, A, Sm, r, act, kin = ws[13], ws[14], ws[15], ws[16], ws[17], ws[18], ws[19], ws[20]
+    lam_, perm = ws[21], ws[22]
     nq = S.nq
     nc = S.cint.shape[0]
     q = y[:nq]
@@ -109,6 +115,7 @@ def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T
     for i in range(nq):
         Xw[i, 0] = dy[nq + i]
     m = 0                                        # active constraint rows
+    out[O_RANK] = 0.0
     for c in range(nc):
         o = O_C0 + NOC * c
         gap, v_n, v_t, sc, a_n, a_t = contact_rows_into(c, q, qd, S, ws, WN[c], WT[c])
@@ -148,6 +155,8 @@ def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T
             out[o + OC_ZDOT] = zd
             out[o + OC_RATIO] = cfr
             chi, beta = S.gflt[0], S.gflt[1]
+            if mult == 1:                # the ideal constraint (no stabilisation): mode selection
+                chi, beta = 0.0, 0.0
             for i in range(nq):
                 G[m, i] = WN[c, i] + cfr * WT[c, i]
                 A[m, i] = WN[c, i]
@@ -179,15 +188,17 @@ def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T
                 for i in range(nq):
                     s += A[k, i] * Xw[i, 1 + l]
                 Sm[k, l] = s
-        solve_into(Sm[:m, :m], Sm[:m, m:m + 1], 1)
+        for k in range(m):
+            lam_[k] = Sm[k, m]
+        out[O_RANK] = solve_rank_into(Sm[:m, :m], lam_[:m], perm, RANK_TOL)
         for i in range(nq):
             v = Xw[i, 0]
             for l in range(m):
-                v += Xw[i, 1 + l] * Sm[l, m]
+                v += Xw[i, 1 + l] * lam_[l]
             Xw[i, 0] = v
         for k in range(m):
             o = O_C0 + NOC * act[k]
-            lam = Sm[k, m]
+            lam = lam_[k]
             if kin[k] == 0:
                 out[o + OC_N] = lam
                 if not (k + 1 < m and act[k + 1] == act[k] and kin[k + 1] == 1):

@@ -38,6 +38,9 @@ __all__ = ["SystemSimulator", "SystemSimulationError"]
 
 GAP_TOL = 1e-9        # m: a point closer than this to its obstacle is at zero gap
 VN_TOL = 1e-6         # m/s: a normal velocity below this (in magnitude) is zero
+GAP_FLOOR = 1e-8      # m: how far a free point resting at zero gap may sink before it is an impact
+A_TOL = 1e-8         # m/s^2: a slip starting from rest may accelerate this little against its direction
+N_FLOOR = 1e-9        # N: a closed point starting a phase with |N| below this separates at N = -N_FLOOR
 
 
 class SystemSimulationError(RuntimeError):
@@ -77,6 +80,12 @@ class RunLog:
     events: list = field(default_factory=list)      # (t, point, kind, new mode)
     n_selections: int = 0
     n_ambiguous: int = 0
+    n_redundant: int = 0        # selections that kept redundant constraints (a basic solution)
+
+
+def _rows(combo):
+    """The constraint rows of a mode combination: 2 per sticking point, 1 per other closed one."""
+    return sum(2 if mode == STICK else 1 for mode, _ in combo if mode != FREE)
 
 
 class SystemSimulator:
@@ -97,10 +106,12 @@ class SystemSimulator:
         self._out = np.zeros(K.NOUT)
 
     # ------------------------------------------------------------------ evaluation
-    def evaluate(self, t, y, disc):
-        """(dy, out) at (t, y) with the discrete state ``disc`` (copies)."""
+    def evaluate(self, t, y, disc, ideal=False):
+        """(dy, out) at (t, y) with the discrete state ``disc`` (copies); ``ideal``: the constraint
+        forces without the Baumgarte stabilisation terms."""
         ws, Mw, Xw = self._ws
-        K.phase_eval_into(float(t), y, 0, 0, 0, disc, self.S, ws, Mw, Xw, self._dy, self._out, True)
+        K.phase_eval_into(float(t), y, 0, 0, int(ideal), disc, self.S, ws, Mw, Xw, self._dy,
+                          self._out, True)
         return self._dy.copy(), self._out.copy()
 
     def contact_values(self, out, c):
@@ -140,6 +151,22 @@ class SystemSimulator:
                 active[e0 + K.EV_SLIP] = mode == SLIP and law.friction == "coulomb"
         return active, direction
 
+    def _offsets(self, t, y, disc):
+        """Event offsets: a free point that starts the phase at zero gap (resting on, or just
+        leaving, its obstacle) is watched for a gap GAP_FLOOR below its present one, so that the
+        phase does not start on its event surface and the constraint drift of its neighbours
+        (~1e-15 m) does not make it fire at once, again and again."""
+        eoff = np.zeros(K.NEV)
+        _, out = self.evaluate(t, y, disc)
+        for c, law in enumerate(self.laws):
+            if law.method == "constraint" and int(disc[4 * c]) == FREE:
+                gap = self.contact_values(out, c)["gap"]
+                if gap <= GAP_TOL:
+                    eoff[K.NEK * c + K.EV_GAP] = min(gap, 0.0) - GAP_FLOOR
+            elif law.method == "constraint" and abs(self.contact_values(out, c)["N"]) <= N_FLOOR:
+                eoff[K.NEK * c + K.EV_N] = -N_FLOOR         # a redundant point carrying nothing
+        return eoff
+
     def _phase(self, t, y, disc):
         active, direction = self._events(disc)
         s = self.solver
@@ -148,7 +175,7 @@ class SystemSimulator:
         atol = np.full(len(y), s.atol)
         res = self._integrate(float(t), y, self.t_end, 0, 0, 0, disc, self.S, max(s.rtol, 1e-13),
                               atol, float(max_step), 0.0, active, direction, np.zeros(4),
-                              np.zeros(K.NEV), int(s.max_steps_phase), True)
+                              self._offsets(t, y, disc), int(s.max_steps_phase), True)
         return integrator.PhaseSolution(res)
 
     def run(self):
@@ -216,23 +243,37 @@ class SystemSimulator:
                 else:
                     disc[4 * c] = FREE
         if any(self.laws[i // K.NEK].method == "constraint" for i in fired):
+            # the point whose event fired prefers the mode the event leads to
+            prefer = {i // K.NEK: {K.EV_N: FREE, K.EV_STICK: SLIP, K.EV_SLIP: STICK}.get(i % K.NEK)
+                      for i in fired}
             y = self._impact(t, y, disc, out, log)
             _, out = self.evaluate(t, y, disc)
             try:
-                disc = self._select(t, y, disc, log, out)
+                new = self._select(t, y, disc, log, out, prefer)
+                # an event that changes nothing would fire again at once: the point whose event
+                # fired leaves its mode if any consistent alternative exists
+                stay = {c: int(disc[4 * c]) for c, m in prefer.items()
+                        if m is not None and int(new[4 * c]) == int(disc[4 * c]) != FREE}
+                if stay:
+                    try:
+                        new = self._select(t, y, disc, log, out, prefer, exclude=stay)
+                    except InconsistentContacts:
+                        pass
+                disc = new
             except InconsistentContacts as exc:
                 raise self._error(f"no consistent contact modes at t = {t:.9g} s ({exc})", t, disc,
                                   [c for c in range(self.nc)], log, wall0) from None
         return y, disc
 
-    def _closed(self, out, disc, after_jump=False):
-        """The constraint points at zero gap that are closed or closing."""
+    def _closed(self, out, disc):
+        """The constraint points at zero gap that are not separating (v_n <= VN_TOL): those
+        closed, closing or resting at zero gap."""
         pts = []
         for c, law in enumerate(self.laws):
             if law.method != "constraint":
                 continue
             v = self.contact_values(out, c)
-            if v["gap"] <= GAP_TOL and (int(disc[4 * c]) != FREE or v["v_n"] <= VN_TOL):
+            if v["gap"] <= GAP_TOL and v["v_n"] <= VN_TOL:
                 pts.append(c)
         return pts
 
@@ -270,8 +311,10 @@ class SystemSimulator:
             return [(STICK, 0.0), (SLIP, 1.0), (SLIP, -1.0), (FREE, 0.0)]
         return [(SLIP, math.copysign(1.0, vt)), (FREE, 0.0)]
 
-    def _select(self, t, y, disc, log, out):
-        """Choose the modes of the closed points together (all others FREE)."""
+    def _select(self, t, y, disc, log, out, prefer=None, exclude=None):
+        """Choose the modes of the closed points together (all others FREE); ``prefer`` maps a
+        point to the mode it tries first (the mode its event leads to), ``exclude`` a point to a
+        mode it may not keep."""
         pts = self._closed(out, disc)
         disc = disc.copy()
         for c, law in enumerate(self.laws):
@@ -281,6 +324,13 @@ class SystemSimulator:
             return disc
         vals = {c: self.contact_values(out, c) for c in pts}
         cands = [self._candidates(c, vals[c]) for c in pts]
+        for k, c in enumerate(pts):
+            if c in (exclude or {}) and len(cands[k]) > 1:
+                cands[k] = [x for x in cands[k] if x[0] != exclude[c]] or cands[k]
+            first = (prefer or {}).get(c)
+            if first is not None and any(m == first for m, _ in cands[k]):
+                cands[k] = ([x for x in cands[k] if x[0] == first]
+                            + [x for x in cands[k] if x[0] != first])
 
         def trial(combo):
             d = disc.copy()
@@ -291,28 +341,40 @@ class SystemSimulator:
             return d, self.evaluate(t, y, d)[1]
 
         def consistent(combo, res):
+            # judged on the forces the phase will integrate (with the stabilisation), which its
+            # events watch; a free point above its obstacle (a drift of ~1e-9 m) may stay free
             d, o = res
             ok = []
             for c, (mode, sgn) in zip(pts, combo):
-                v = self.contact_values(o, c)
+                v = vs = self.contact_values(o, c)
                 law = self.laws[c]
-                scale = 1e-9 * (1.0 + abs(v["a_n"]))
                 if mode == FREE:
-                    ok.append(v["a_n"] >= -scale or vals[c]["v_n"] > VN_TOL)
+                    ok.append(v["a_n"] >= -A_TOL or vals[c]["v_n"] > VN_TOL or v["gap"] > 0.0)
                 elif mode == STICK:
                     lim = law.mu_s if law.friction == "lugre" else law.mu_d
-                    ok.append(v["N"] >= 0.0 and abs(v["F_t"]) <= lim * v["N"] * (1 + 1e-12))
+                    ok.append(v["N"] >= -N_FLOOR
+                              and abs(vs["F_t"]) <= lim * vs["N"] * (1 + 1e-12) + N_FLOOR)
                 elif mode == SLIP:
                     small = abs(vals[c]["v_t"]) <= law.Dv
-                    ok.append(v["N"] >= 0.0 and (not small or sgn * v["a_t"] >= 0.0))
+                    ok.append(v["N"] >= -N_FLOOR and (not small or sgn * vs["a_t"] >= -A_TOL))
                 else:
-                    ok.append(v["N"] >= 0.0)
+                    ok.append(v["N"] >= -N_FLOOR)
             return ok
 
         sel = select_modes(cands, trial, consistent)
         log.n_selections += 1
         log.n_ambiguous += int(sel.ambiguous)
-        d = sel.result[0]
-        for c, (mode, _) in zip(pts, sel.combo):
+        combo, (d, o) = sel.combo, sel.result
+        if o[K.O_RANK] < _rows(combo) and sel.ambiguous:
+            # redundant constraints (their multipliers are not unique): the first consistent
+            # combination, in the same priority order, whose constraints are independent
+            for other in sel.consistent_combos:
+                d2, o2 = trial(other)
+                if o2[K.O_RANK] >= _rows(other):
+                    combo, d = other, d2
+                    break
+        if _rows(combo) > self.evaluate(t, y, d)[1][K.O_RANK]:
+            log.n_redundant += 1
+        for c, (mode, _) in zip(pts, combo):
             log.events.append((t, self.names[c], "selection", K.MODE_NAMES[mode]))
         return d
