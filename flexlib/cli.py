@@ -17,6 +17,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from . import models
+from .cases.command import add_case_options, compare_command, is_system_case, simulate_command
 from .params import (DESCRIPTIONS, RANGES, BeamParams, CoulombParams, LuGreParams, SlopeParams,
                      SolverSettings, _range_text, paper_case, parse_value)
 
@@ -74,8 +75,11 @@ def _add_run_options(s, *, compare: bool):
     """The options that ``simulate`` and ``compare`` share: case, t_end, outputs, parameters."""
     s.add_argument("--case", default="3.2", metavar="CASE",
                    help="case of the paper's section 3: 3.1 (or A; comparison with the literature) "
-                        "or 3.2 (or B; the main study); default 3.2")
-    s.add_argument("--t-end", default="2.0", metavar="T_END", help="end time; (0, 1000] s; default 2 s")
+                        "or 3.2 (or B; the main study); or a multibody case: double-pendulum (a "
+                        "flexible double pendulum striking a stop), falling-beam (a free beam "
+                        "dropped on the ground, several contact points); default 3.2")
+    s.add_argument("--t-end", default=None, metavar="T_END",
+                   help="end time; (0, 1000] s; default 2 s (double-pendulum 1.5 s, falling-beam 1 s)")
     s.add_argument("--sample-times", default=None, metavar="TIMES",
                    help="comma-separated times [s] at which the JSON summary samples theta, theta' "
                         "and the tip's Y; default: none")
@@ -98,6 +102,7 @@ def _add_run_options(s, *, compare: bool):
     s.add_argument("--quiet", action="store_true",
                    help="print neither the impacts nor the progress line; default: off")
     _add_param_options(s)
+    add_case_options(s, {"p_" + n for n in _PARAM_NAMES})
 
 
 def _add_param_options(s):
@@ -121,9 +126,11 @@ def _add_run_command(sub, name, model_option, model_default, *, summary, descrip
               "[options]",
         epilog="models:\n" + "\n".join(f"  {m:<15} {t}" for m, t in _MODEL_HELP.items()))
     several = "comma-separated, from " if name == "compare" else ""
-    s.add_argument(model_option, default=model_default, metavar=metavar,
+    s.add_argument(model_option, default=None, metavar=metavar,
                    help=f"{several}{', '.join(_MODEL_HELP)} (listed below; hyphens accepted); "
-                        f"default {model_default}")
+                        f"default {model_default}; the multibody cases also take 'continuous' (a "
+                        f"frictionless penalty contact) and default to their own model "
+                        f"(double-pendulum: continuous, falling-beam: hybrid_coulomb)")
     _add_run_options(s, compare=name == "compare")
 
 
@@ -216,6 +223,7 @@ def _run_inputs(a):
         if path and not Path(path).expanduser().resolve().parent.is_dir():
             raise ValueError(f"{opt} {path!r}: the directory {str(Path(path).parent)!r} does not exist")
     case = paper_case(a.case)
+    a.t_end = "2.0" if a.t_end is None else a.t_end
     try:
         t_end = float(a.t_end)
     except ValueError:
@@ -261,8 +269,10 @@ def _per_model(path, model):
 
 def _cmd_simulate(a) -> int:
     from .simulate import canonical_model
+    if is_system_case(a.case):
+        return simulate_command(a)
     case, overrides, t_end, sample_times = _run_inputs(a)
-    model = canonical_model(a.model)
+    model = canonical_model(_DEFAULT_MODEL if a.model is None else a.model)
     res, stopped = _run(case, model, t_end, overrides, sample_times, _progress_for(a))
     if stopped:
         sys.stderr.write(f"flexlib: simulation stopped: {stopped}\n")
@@ -301,6 +311,10 @@ def _write_outputs(a, res, sample_times, model=None):
 
 def _cmd_compare(a) -> int:
     from .simulate import canonical_model
+    if is_system_case(a.case):
+        a.models = "continuous,frictionless,hybrid_coulomb" if a.models is None else a.models
+        return compare_command(a)
+    a.models = _COMPARE_MODELS if a.models is None else a.models
     models = list(dict.fromkeys(canonical_model(m) for m in a.models.split(",") if m.strip()))
     if not models:
         raise ValueError(f"--models {a.models!r} names no model; valid models: {', '.join(_MODEL_HELP)}")

@@ -216,11 +216,17 @@ class SimulationResult:
         return "\n".join(rows)
 
     def samples_at(self, times) -> dict:
-        """theta, theta' and the tip's Y at the given times (lists, for JSON)."""
+        """theta, theta' and the tip's Y at the given times (lists, for JSON), and the same as the
+        one-entry list ``bodies`` of every case's summary."""
         st = np.asarray(times, float).reshape(-1)
-        return dict(t=st.tolist(), theta=self.sample(st, "theta").tolist(),
-                    theta_dot=self.sample(st, "theta_dot").tolist(),
-                    tip_y=self.sample(st, "tip_Y").tolist())
+        theta, theta_dot = self.sample(st, "theta").tolist(), self.sample(st, "theta_dot").tolist()
+        # ``bodies``: the layout every case shares (the multibody cases list several bodies);
+        # the hinged beam's frame origin is the hinge
+        origin = [[0.0, 0.0]] * len(st)
+        return dict(t=st.tolist(), theta=theta, theta_dot=theta_dot,
+                    tip_y=self.sample(st, "tip_Y").tolist(),
+                    bodies=[dict(name="beam", theta=theta, theta_dot=theta_dot, R=origin,
+                                 R_dot=origin)])
 
     def summary(self, sample_times=None) -> dict:
         """The JSON summary of the command line (names are stable; see README)."""
@@ -236,7 +242,7 @@ class SimulationResult:
             case=self.case.name, model=self.model, flexlib_version=self.version,
             params=self.case.as_dict(), success=self.success, message=self.message,
             first_contact=fc,
-            impacts=[{k: im[k] for k in keep} for im in self.impacts],
+            impacts=[{"contact": "tip", **{k: im[k] for k in keep}} for im in self.impacts],
             samples=samples or self.samples,
             energy=self.energy_summary(),
             selections=selection_counts(self.selections),

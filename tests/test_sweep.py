@@ -251,7 +251,7 @@ def test_int_and_angle_parameters_and_metric_selection():
 
 @pytest.mark.parametrize("kwargs, words", [
     (dict(grid={"foo": [1]}), ["unknown parameter 'foo'"]),
-    (dict(grid={"n_modes": [3, 9]}), ["'n_modes'", "9", "[1, 8]"]),
+    (dict(grid={"n_modes": [3, 13]}), ["'n_modes'", "13", "[0, 12]"]),
     (dict(grid={"mu_d": []}), ["'mu_d'", "no values"]),
     (dict(grid={"mu_d": [0.3, 0.3]}), ["'mu_d'", "repeated"]),
     (dict(models="coulomb"), ["unknown model 'coulomb'"]),
@@ -307,7 +307,7 @@ def test_cli_sweep_writes_the_same_dataset(local_2x2, tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--grid", "n_modes=1:9:9"], ["'n_modes'", "9", "[1, 8]"]),
+    (["--grid", "n_modes=1:13:13"], ["'n_modes'", "13", "[0, 12]"]),
     (["--grid", "foo=1,2"], ["unknown parameter 'foo'"]),
     (["--grid", "mu_d"], ["--grid 'mu_d'", "NAME=start:stop:num"]),
     (["--grid", "mu_d=0.1:0.2:x"], ["--grid mu_d=", "numbers"]),

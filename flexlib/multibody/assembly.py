@@ -46,8 +46,8 @@ def point_into(b, pt, q, qd, S, R, Rd, xi, Ji, gi):
     coordinates and velocity-product acceleration ``gi`` (2,) of the material point ``pt`` (a row of
     ``S.pflt``: x, Phi, H, Psi) of body ``b``; returns its inertial velocity (vx, vy)."""
     ith = S.bint[b, J_ITH]
-    n = S.bodies[b].Phi_L.shape[0]
-    na = S.bodies[b].Psi_L.shape[0]
+    n = S.bint[b, J_N]
+    na = S.bint[b, J_NF] - n
     th = q[ith]
     thd = qd[ith]
     c = math.cos(th)
@@ -176,10 +176,12 @@ def mass_forces_into(q, qd, S, ws, M, Q):
         ith = S.bint[b, J_ITH]
         nf = S.bint[b, J_NF]
         db = 3 + nf
-        mass_forces_arrs_into(q[ith:ith + 1 + nf], qd[ith:ith + 1 + nf], S.bpar[b], S.bodies[b],
-                              Wb, Mb[b, 2:db, 2:db], Qb[b, 2:db])
-        frame_rows_into(q[ith:ith + 1 + nf], qd[ith:ith + 1 + nf], S.bpar[b], S.bodies[b],
-                        S.bflt[b, B_MASS], Mb[b], Qb[b])
+        # C_b is zero beyond the body's own coordinates (parents come first in q)
+        nj = ith + 1 + nf
+        arrs = S.bodies[b]
+        mass_forces_arrs_into(q[ith:nj], qd[ith:nj], S.bpar[b], arrs, Wb, Mb[b, 2:db, 2:db],
+                              Qb[b, 2:db])
+        frame_rows_into(q[ith:nj], qd[ith:nj], S.bpar[b], arrs, S.bflt[b, B_MASS], Mb[b], Qb[b])
         # Q_b - M_b c_b, then C_b^T (.) and C_b^T M_b C_b (MC = M_b C_b)
         for k in range(db):
             v = Qb[b, k]
@@ -187,17 +189,17 @@ def mass_forces_into(q, qd, S, ws, M, Q):
                 v -= Mb[b, k, l] * cs[b, l]
             Qb[b, k] = v
         for k in range(db):
-            for j in range(nq):
+            for j in range(nj):
                 v = 0.0
                 for l in range(db):
                     v += Mb[b, k, l] * Cs[b, l, j]
                 MC[k, j] = v
-        for i in range(nq):
+        for i in range(nj):
             v = 0.0
             for k in range(db):
                 v += Cs[b, k, i] * Qb[b, k]
             Q[i] += v
-            for j in range(nq):
+            for j in range(nj):
                 v = 0.0
                 for k in range(db):
                     v += Cs[b, k, i] * MC[k, j]

@@ -225,3 +225,51 @@ class SystemResult:
                     contacts=self.contact_names, n_jumps=len(self.log.jumps),
                     n_selections=self.log.n_selections, n_ambiguous=self.log.n_ambiguous,
                     energy=self.audit())
+
+    # ------------------------------------------------------------------ export
+    def table(self, times=None) -> dict:
+        """Named 1-D columns with units for export: time, per body theta [rad], theta_dot
+        [rad/s], R_x, R_y [m], the deformation coordinates, per point gap [m], v_n, v_t [m/s],
+        N, F_t [N], mode, and the energies [J].  ``times`` default: every step (and the interior
+        points of contact steps)."""
+        h = self.steps() if times is None else self.history(times)
+        cols = {"t [s]": h["t"]}
+        names, offs = self.system.coordinates()
+        for b, (ir, ith, nf) in zip(self.system.bodies, offs):
+            n = b.name
+            cols[f"{n}.theta [rad]"] = h[f"{n}.theta"]
+            cols[f"{n}.theta_dot [rad/s]"] = h[f"{n}.theta_dot"]
+            cols[f"{n}.R_x [m]"] = h[f"{n}.R"][:, 0]
+            cols[f"{n}.R_y [m]"] = h[f"{n}.R"][:, 1]
+            for j in range(nf):
+                cols[f"{names[ith + 1 + j]} [-]"] = h[f"{n}.q"][:, j]
+        units = dict(gap="m", v_n="m/s", v_t="m/s", N="N", F_t="N")
+        for c in self.contact_names:
+            for key, u in units.items():
+                cols[f"{c}.{key} [{u}]"] = h[f"{c}.{key}"]
+            cols[f"{c}.mode [0=FREE,1=CONTACT,2=STICK,3=SLIP]"] = h[f"{c}.mode"]
+        for key in ("T", "V_E", "V_G", "E"):
+            cols[f"{key} [J]"] = h[key]
+        return cols
+
+    def to_csv(self, path, times=None):
+        """Write :meth:`table` as CSV (one row per sample, units in the header)."""
+        import pandas as pd
+        pd.DataFrame(self.table(times)).to_csv(path, index=False, float_format="%.12g")
+
+    def save(self, path, times=None):
+        """Write :meth:`table`'s columns and the impacts to a NumPy ``.npz`` file."""
+        cols = self.table(times)
+        imp = self.impacts
+        extra = {f"impacts.{k}": np.array([r[k] for r in imp]) for k in (imp[0] if imp else {})}
+        np.savez(path, **{k.split(" [")[0]: v for k, v in cols.items()}, **extra)
+
+    def impacts_table(self) -> str:
+        """The contact episodes as a text table, one line per point and episode."""
+        rows = [f"{'#':>3} {'point':>6} {'t_start [s]':>12} {'dur [ms]':>9} {'v_n- [m/s]':>11} "
+                f"{'impulse [N s]':>13} {'peak N [N]':>11} {'pen [um]':>9}"]
+        for k, r in enumerate(self.impacts, 1):
+            rows.append(f"{k:>3} {r['contact']:>6} {r['t_start']:>12.6f} {1e3 * r['duration']:>9.3f} "
+                        f"{r['v_n_minus']:>11.4g} {r['impulse']:>13.5g} "
+                        f"{r['peak_normal_force']:>11.5g} {1e6 * r['max_penetration']:>9.3g}")
+        return "\n".join(rows)
