@@ -11,7 +11,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PY="${PYTHON:-python3}"
 mkdir -p benchmarks/results
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(rhs models continuous scaling cli implicit profile sweep)
+[ ${#steps[@]} -eq 0 ] && steps=(rhs models continuous scaling cli implicit profile sweep multibody)
 for s in "${steps[@]}"; do
     case "$s" in
         rhs)         cmd=(benchmarks/bench_rhs.py) ;;
@@ -22,7 +22,8 @@ for s in "${steps[@]}"; do
         implicit)    cmd=(benchmarks/bench_implicit.py) ;;
         profile)     cmd=(benchmarks/profile_runs.py) ;;
         sweep)       cmd=(benchmarks/bench_sweep.py) ;;
-        *) echo "unknown step $s (one of: rhs models continuous scaling cli implicit profile sweep)" >&2; exit 2 ;;
+        multibody)   cmd=(benchmarks/bench_multibody.py) ;;
+        *) echo "unknown step $s (one of: rhs models continuous scaling cli implicit profile sweep multibody)" >&2; exit 2 ;;
     esac
     echo "=== $s: $PY ${cmd[*]}"
     "$PY" "${cmd[@]}" 2>&1 | tee "benchmarks/results/$s.txt"

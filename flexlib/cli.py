@@ -383,14 +383,16 @@ def _add_sweep_parser(sub):
                        "values and write the metrics (per-impact times, peak forces, energy lost, "
                        "stick time, status, ...) as an xarray Dataset to a netCDF file.")
     w.add_argument("--case", default="3.2", metavar="CASE",
-                   help="case of the paper's section 3: 3.1 (or A) or 3.2 (or B); default 3.2")
+                   help="case of the paper's section 3: 3.1 (or A) or 3.2 (or B), or a multibody "
+                        "case: double-pendulum, falling-beam; default 3.2")
     w.add_argument("--model", action="append", default=None, metavar="MODEL",
                    help=f"model(s), repeated or comma-separated: {', '.join(_MODEL_HELP)} "
-                        "(listed below); default lugre")
+                        "(listed below); default lugre (a multibody case: its own default)")
     w.add_argument("--grid", action="append", default=[], metavar="NAME=VALUES",
                    help="a swept parameter: NAME=start:stop:num (linear), NAME=start:stop:num:log, "
                         "or NAME=v1,v2,...; repeat for more dimensions; default: none (one point)")
-    w.add_argument("--t-end", default="2.0", metavar="T_END", help="end time of every run; (0, 1000] s; default 2 s")
+    w.add_argument("--t-end", default=None, metavar="T_END",
+                   help="end time of every run; (0, 1000] s; default 2 s (a multibody case: its own)")
     w.add_argument("--out", required=True, metavar="NC_PATH", help="netCDF file to write (.nc); required")
     w.add_argument("--table", default=None, metavar="TABLE_PATH",
                    help="also write a table with one row per point (.csv or .parquet); default: not written")
@@ -407,6 +409,7 @@ def _add_sweep_parser(sub):
                    help="per-impact metrics for the first N impacts; default 3")
     w.add_argument("--no-progress", action="store_true", help="no progress bar; default: off (a bar is shown)")
     _add_param_options(w)
+    add_case_options(w, {"p_" + n for n in _PARAM_NAMES})
 
 
 _BASIS_OPTIONS = ("basis", "n_modes", "elements", "local_length", "local_modes")
@@ -488,7 +491,17 @@ def _cmd_sweep(a) -> int:
     from .sweep import parse_grid_values, sweep, sweep_table
     overrides = {name: parse_value(name, getattr(a, "p_" + name)) for name in _PARAM_NAMES
                  if getattr(a, "p_" + name) is not None}
-    case = paper_case(a.case).with_(**overrides)
+    if is_system_case(a.case):
+        from .cases import SystemCase, get_case
+        spec = get_case(a.case)
+        own = {k[2:]: v for k, v in vars(a).items()
+               if k.startswith("p_") and v is not None and k[2:] in spec.OPTIONS}
+        case = SystemCase(spec.NAME).with_(**overrides, **own)
+        a.model = a.model or [spec.DEFAULT_MODEL]
+        a.t_end = a.t_end or str(spec.T_END)
+    else:
+        case = paper_case(a.case).with_(**overrides)
+    a.t_end = a.t_end or "2.0"
     grid = {}
     for item in a.grid:
         name, sep, values = item.partition("=")
@@ -497,7 +510,7 @@ def _cmd_sweep(a) -> int:
             raise ValueError(f"--grid {item!r}: expected NAME=start:stop:num[:log] or NAME=v1,v2,...")
         if name in grid:
             raise ValueError(f"--grid {name} is given twice")
-        grid[name] = parse_grid_values(name, values)
+        grid[name] = parse_grid_values(name, values, case)
     models = [m for text in (a.model or ["lugre"]) for m in text.split(",") if m.strip()]
     try:
         t_end = float(a.t_end)

@@ -41,6 +41,8 @@ from . import __version__
 from .models import CONTACT_MODELS
 from .params import DESCRIPTIONS, RANGES, Case, check_value, paper_case, parse_value
 from .simulate import SimulationError, canonical_model, simulate
+from .cases import SystemCase, get_case
+from .cases.command import is_system_case
 
 __all__ = ["sweep", "sweep_table", "parse_grid_values", "METRICS", "IMPACT_METRICS", "ENGINES"]
 
@@ -109,11 +111,16 @@ def _failed(status: str) -> dict:
 
 
 def run_point(case: Case, model: str, t_end: float) -> dict:
-    """Simulate one point and return its metrics; never raises for a failing point."""
+    """Simulate one point and return its metrics; never raises for a failing point.  ``case`` is a
+    :class:`~flexlib.params.Case` or a multibody :class:`~flexlib.cases.SystemCase`."""
+    from .multibody.simulate import SystemSimulationError
     w0, c0 = time.perf_counter(), time.process_time()
     try:
-        res = simulate(case, model, t_end)
+        res = case.simulate(model, t_end) if isinstance(case, SystemCase) else simulate(case, model, t_end)
         out = point_metrics(res)
+    except SystemSimulationError as err:
+        out = (_failed(f"stopped: {err}") if err.result is None
+               else point_metrics(err.result, f"stopped: {str(err)[:200]}"))
     except SimulationError as err:
         out = (_failed(f"stopped: {err.cause}") if err.result is None
                else point_metrics(err.result, f"stopped: {err.cause}"))
@@ -154,11 +161,19 @@ def _init_pool_worker():
 
 
 # ---------------------------------------------------------------------- the grid
-def parse_grid_values(name: str, text: str) -> list:
+def parse_grid_values(name: str, text: str, base=None) -> list:
     """Values of one ``--grid`` option: ``start:stop:num`` (linear), ``start:stop:num:log``
-    (logarithmic), or a comma-separated list; each value is checked against its valid range."""
-    _check_name(name)
+    (logarithmic), or a comma-separated list; each value is checked against its valid range.
+    ``base``: a multibody :class:`~flexlib.cases.SystemCase`, whose own options may be swept."""
     text = text.strip()
+    if isinstance(base, SystemCase) and name in get_case(base.name).OPTIONS:
+        if ":" in text:
+            lo, hi, num = (float(x) for x in text.split(":")[:3])
+            vals = np.linspace(lo, hi, int(num)).tolist()
+        else:
+            vals = [float(t) for t in text.split(",") if t.strip()]
+        return [base.check_value(name, v) for v in vals]
+    _check_name(name)
     kind = RANGES[name][4]
     if ":" in text and kind in ("float", "int"):
         parts = text.split(":")
@@ -188,30 +203,36 @@ def _check_name(name):
         Case().group_of(name)          # raises "unknown parameter ...; valid parameters: ..."
 
 
-def _normalise_grid(grid) -> dict:
+def _normalise_grid(grid, base=None) -> dict:
     if grid is None:
         return {}
+    system = isinstance(base, SystemCase)
     if not hasattr(grid, "items"):
         raise ValueError(f"grid must map parameter names to lists of values, not {type(grid).__name__}")
     out = {}
     for name, values in grid.items():
-        _check_name(name)
+        if not system:
+            _check_name(name)
         if isinstance(values, (str, bytes)) or np.ndim(values) == 0:
             values = [values]
         values = [v.item() if isinstance(v, np.generic) else v for v in np.asarray(values, dtype=object).ravel()]
         if not values:
             raise ValueError(f"grid parameter {name!r} has no values")
-        values = [check_value(name, v) for v in values]
+        values = [base.check_value(name, v) if system else check_value(name, v) for v in values]
         if len(set(values)) != len(values):
             raise ValueError(f"grid parameter {name!r} has repeated values: {values!r}")
         out[name] = values
     return out
 
 
-def _normalise_models(models) -> list[str]:
+def _normalise_models(models, base=None) -> list[str]:
     if isinstance(models, str):
         models = [m for m in models.split(",") if m.strip()]
-    models = [canonical_model(m) for m in models]
+    if isinstance(base, SystemCase):
+        from .multibody.models import canonical
+        models = [canonical(m) for m in models]
+    else:
+        models = [canonical_model(m) for m in models]
     if not models:
         raise ValueError(f"no model given; valid models: {', '.join(CONTACT_MODELS)}")
     if len(set(models)) != len(models):
@@ -235,7 +256,7 @@ def _check_t_end(t_end) -> float:
 # ---------------------------------------------------------------------- the cache
 def _sources_hash() -> str:
     h = hashlib.sha256()
-    for p in sorted(Path(__file__).resolve().parent.glob("*.py")):
+    for p in sorted(Path(__file__).resolve().parent.rglob("*.py")):
         h.update(p.name.encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
@@ -383,7 +404,9 @@ def sweep(case, models, grid, *, t_end, metrics=None, engine="local", scheduler=
           cache_dir=None, impacts: int = 3, progress: bool = True):
     """Run every model at every point of the product of ``grid``; an :class:`xarray.Dataset`.
 
-    ``case``: a :class:`~flexlib.params.Case` or a paper case name (``"3.2"``).  ``models``: one
+    ``case``: a :class:`~flexlib.params.Case` or a paper case name (``"3.2"``), or a multibody
+    case (``"double-pendulum"``, ``"falling-beam"``, a :class:`~flexlib.cases.SystemCase`; its
+    impacts are the contact episodes of all its points in time order).  ``models``: one
     model name or a list (``"lugre"``, ``["hybrid_coulomb", "lugre"]``).  ``grid``: parameter name
     -> values, any validated parameter (``{"mu_d": [0.3, 0.4], "n_modes": [2, 3, 4]}``); a value
     outside its valid range is refused at once (``ValueError``), a combination refused by the
@@ -416,9 +439,14 @@ def sweep(case, models, grid, *, t_end, metrics=None, engine="local", scheduler=
         raise ValueError(f"parameter 'workers' = {workers!r} is invalid: valid range is an integer >= 1")
     if isinstance(impacts, bool) or int(impacts) != impacts or impacts < 1:
         raise ValueError(f"parameter 'impacts' = {impacts!r} is invalid: valid range is an integer >= 1")
-    base = case if isinstance(case, Case) else paper_case(case)
-    model_list = _normalise_models(models)
-    axes = _normalise_grid(grid)
+    if isinstance(case, (Case, SystemCase)):
+        base = case
+    elif is_system_case(case):
+        base = SystemCase(get_case(case).NAME)
+    else:
+        base = paper_case(case)
+    model_list = _normalise_models(models, base)
+    axes = _normalise_grid(grid, base)
     t_end = _check_t_end(t_end)
     chosen = _chosen_metrics(metrics)
     names = list(axes)
@@ -494,8 +522,12 @@ def _dataset(xr, models, axes, records, chosen, n_imp, attrs):
     dims = ("model", *axes)
     coords = {"model": ("model", np.array(models, dtype=str))}
     for name, values in axes.items():
-        unit = RANGES[name][5]
-        coords[name] = (name, np.array(values), {"long_name": DESCRIPTIONS[name],
+        if name in RANGES:
+            long, unit = DESCRIPTIONS[name], RANGES[name][5]
+        else:                                   # an option of a multibody case
+            opt = get_case(json.loads(attrs["parameters"])["case"]).OPTIONS[name]
+            long, unit = opt.help, opt.unit or "-"
+        coords[name] = (name, np.array(values), {"long_name": long,
                                                  "units": unit if not unit.startswith("-") else "1"})
     data = {}
     for m in chosen:

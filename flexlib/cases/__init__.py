@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-__all__ = ["Option", "CASES", "get_case", "check_options"]
+__all__ = ["Option", "CASES", "get_case", "check_options", "SystemCase", "build", "simulate"]
 
 CASES = {"double-pendulum": "flexlib.cases.double_pendulum",
          "falling-beam": "flexlib.cases.falling_beam"}
@@ -118,3 +118,33 @@ def simulate(case_name: str, model: str | None = None, t_end: float | None = Non
         raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is (0, 1000] s")
     system, solver = build(case_name, model, **params)
     return SystemSimulator(system, t_end, solver).run()
+
+
+@dataclass(frozen=True)
+class SystemCase:
+    """A multibody case with parameter changes, shaped like :class:`flexlib.params.Case` where
+    the parameter studies need it (``name``, ``with_``, ``as_dict``): what
+    :func:`flexlib.sweep.sweep` runs at each point."""
+    name: str
+    params: tuple = ()          # sorted (name, value) pairs
+
+    def with_(self, **changes) -> "SystemCase":
+        p = dict(self.params)
+        p.update(changes)
+        build(self.name, None, **p)                 # validates every value now
+        return SystemCase(get_case(self.name).NAME, tuple(sorted(p.items())))
+
+    def as_dict(self) -> dict:
+        return {"case": self.name, **dict(self.params)}
+
+    def simulate(self, model: str, t_end: float):
+        return simulate(self.name, model, t_end, **dict(self.params))
+
+    def check_value(self, name: str, value):
+        """``value`` of parameter ``name`` validated (a case option or a shared parameter)."""
+        from ..params import check_value
+        case = get_case(self.name)
+        if name in case.OPTIONS:
+            return case.OPTIONS[name].check(name, value)
+        split_params(case, {name: value})           # unknown names are an error
+        return check_value(name, value)

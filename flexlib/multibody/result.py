@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import integrator
 from . import kernel as K
-from .kernel import FREE
+from .kernel import FREE, STICK
 
 __all__ = ["SystemResult"]
 
@@ -193,10 +193,18 @@ class SystemResult:
                 jimp = sum(p for (tj, p, _) in jumps if t0 - 1e-12 <= tj <= t1 + 1e-12)
                 vmin = [v for (tj, _, v) in jumps if abs(tj - t0) <= 1e-12]
                 gap = h[f"{name}.gap"][seg]
+                E = h["E"]
+                stick = mode[seg] == STICK
+                runs = np.flatnonzero(np.diff(np.r_[0, stick.astype(int), 0]))
                 out.append(dict(contact=name, t_start=float(t0), t_end=float(t1),
                                 duration=float(t1 - t0), impulse=float(jimp + integ),
-                                jump_impulse=float(jimp),
+                                normal_impulse=float(jimp + integ), jump_impulse=float(jimp),
                                 peak_normal_force=float(NN.max()) if len(NN) else 0.0,
+                                peak_friction_force=float(np.abs(h[f"{name}.F_t"][seg]).max())
+                                if len(NN) else 0.0,
+                                energy_lost=float(E[max(a - 1, 0)] - E[min(b, len(E) - 1)]),
+                                stick_intervals=[(float(tt[i]), float(tt[min(j, len(tt) - 1)]))
+                                                 for i, j in zip(runs[::2], runs[1::2])],
                                 v_n_minus=float(vmin[0]) if vmin else float(h[f"{name}.v_n"][a]),
                                 max_penetration=float(max(0.0, -gap.min())) if len(gap) else 0.0))
             # impacts that closed nothing (a rebound): the jump alone
@@ -204,10 +212,32 @@ class SystemResult:
                 if not any(r["contact"] == name and r["t_start"] - 1e-12 <= tj <= r["t_end"] + 1e-12
                            for r in out):
                     out.append(dict(contact=name, t_start=tj, t_end=tj, duration=0.0,
-                                    impulse=float(p), jump_impulse=float(p), peak_normal_force=math.inf,
-                                    v_n_minus=float(v), max_penetration=0.0))
+                                    impulse=float(p), normal_impulse=float(p), jump_impulse=float(p),
+                                    peak_normal_force=math.inf, peak_friction_force=0.0,
+                                    energy_lost=float(-sum(j.dT for j in self.log.jumps
+                                                           if j.t == tj)),
+                                    stick_intervals=[], v_n_minus=float(v), max_penetration=0.0))
         out.sort(key=lambda r: (r["t_start"], r["contact"]))
         return out
+
+    # ------------------------------------------------------------------ as the parameter studies read a result
+    @property
+    def audit_residual_max(self) -> float:
+        return self.audit()["max_residual"]
+
+    @property
+    def E_final(self) -> float:
+        return self.audit()["E_end"]
+
+    @property
+    def stats(self) -> dict:
+        return {"wall_time_s": self.wall_time}
+
+    @property
+    def case(self):
+        """The solver settings, where the parameter studies look for them (``case.solver``)."""
+        from types import SimpleNamespace
+        return SimpleNamespace(solver=self.sim.solver)
 
     # ------------------------------------------------------------------ summary
     def summary(self, times=None) -> dict:
