@@ -7,6 +7,7 @@ number of modes; the energy books of every contact model; and the checks of bad 
 The rigid references: Lagrange's equations of two uniform rods with a Hertz stop (Johnson,
 *Contact Mechanics*), and the event-driven rigid rod with Newton's impact law at several points
 (Pfeiffer and Glocker, *Multibody Dynamics with Unilateral Contacts*)."""
+import itertools
 import math
 from dataclasses import replace
 
@@ -300,3 +301,199 @@ def test_rigid_double_pendulum_peak_stop_force_is_the_reference():
     assert h["B.N"].max() == pytest.approx(peak_ref, rel=1e-6)
     # the impact's own peak, sampled at the steps and their interior points
     assert im["peak_normal_force"] == pytest.approx(peak_ref, rel=1e-2)
+
+
+# ====================================================================== 6. falling rigid beam
+ROD = ref.falling_rod_case()
+
+
+def _rigid_drop(e=0.0, **params):
+    return simulate("falling-beam", model="frictionless", n_modes=0, h0=0.1, e=e, **params)
+
+
+def test_flat_rigid_drop_lands_on_both_ends_and_rests():
+    """Flat, e = 0: both ends land at sqrt(2 h0/g) with m v-/2 each, then rest on both."""
+    r = _rigid_drop(t_end=0.3)
+    t_land = math.sqrt(2 * 0.1 / G0)
+    (j,) = r.log.jumps
+    assert j.t == pytest.approx(t_land, abs=1e-12)
+    assert j.points == ["P1", "P2"]
+    np.testing.assert_allclose(j.impulses, 0.5 * ROD.m * G0 * t_land, rtol=1e-12)
+    h = r.history([0.2, 0.3])
+    assert np.abs(h["beam.R_dot"]).max() <= 1e-12 and np.abs(h["beam.theta_dot"]).max() <= 1e-12
+    np.testing.assert_allclose(h["P1.N"] + h["P2.N"], ROD.m * G0, rtol=1e-10)
+
+
+def test_tilted_rigid_drop_pivots_then_lands_on_the_other_end():
+    """theta0 = 0.1, e = 0, frictionless: the first impact's velocities are the closed form
+    (centre of mass v_y+ = v_y- 3cos^2/(1 + 3cos^2), omega+ = 6 v_y- cos/(L(1 + 3cos^2)));
+    the rod then pivots and slides on the closed end P1 (gap 0, N > 0) until P2 lands in a jump
+    at both points, then rests; times and impulses as the event-driven reference."""
+    th0 = 0.1
+    r = _rigid_drop(t_end=0.4, theta0=th0)
+    rr = ref.simulate_rigid_rod(ROD, 0.1, th0, 0.4, e=0.0)
+    j1, j2 = r.log.jumps
+    assert j1.points == ["P1"] and j2.points == ["P1", "P2"]
+    vy_minus = -G0 * j1.t
+    vy_plus, om_plus, lam = ref.tilted_landing(ROD, vy_minus, th0)
+    h = r.history([j1.t])
+    th, om = h["beam.theta"][0], h["beam.theta_dot"][0]
+    v_com = h["beam.R_dot"][0] + om * 0.5 * ROD.L * np.array([-math.sin(th), math.cos(th)])
+    assert v_com[1] == pytest.approx(vy_plus, rel=1e-12)
+    assert v_com[0] == pytest.approx(0.0, abs=1e-12)
+    assert om == pytest.approx(om_plus, rel=1e-12)
+    assert j1.impulses[0] == pytest.approx(lam, rel=1e-12)
+    tt = np.linspace(j1.t, j2.t, 40)[1:-1]
+    hp = r.history(tt)
+    assert set(hp["P1.mode"]) == {K.CONTACT} and set(hp["P2.mode"]) == {K.FREE}
+    assert np.abs(hp["P1.gap"]).max() <= 1e-12
+    assert hp["P1.N"].min() > 0.0
+    assert np.ptp(hp["beam.R"][:, 0]) > 1e-3                # it slides
+    assert [im.points for im in rr.impacts] == [(0,), (0, 1)]
+    for j, im in zip((j1, j2), rr.impacts):
+        assert j.t == pytest.approx(im.t, abs=1e-10)
+        np.testing.assert_allclose(j.impulses, im.impulses, rtol=1e-8)
+    h = r.history([0.3, 0.4])
+    assert np.abs(h["beam.theta_dot"]).max() <= 1e-10 and np.abs(h["beam.R_dot"]).max() <= 1e-10
+
+
+def _bounces(e, t_end=0.6):
+    r = _rigid_drop(t_end=t_end, theta0=0.1, e=e, rtol=1e-12, atol=1e-13)
+    rr = ref.simulate_rigid_rod(ROD, 0.1, 0.1, t_end, e=e)
+    return r, rr
+
+
+def test_bouncing_rigid_rod_follows_the_reference():
+    """theta0 = 0.1, e = 0.5: the sequence of single-point impacts (which end, when, impulse) is
+    the event-driven reference's up to the first approach slower than 2 v_zeno (the library
+    takes approaches slower than v_zeno as plastic, the reference does not); measured: the first 4 agree to 2e-15 s (impulses 1e-14), later ones to 1e-6 s
+    (impulses 4e-4: see the next test)."""
+    r, rr = _bounces(0.5)
+    refs = list(itertools.takewhile(lambda im: abs(im.v_minus).max() >= 2e-2, rr.impacts))
+    assert len(refs) == 9
+    for j, im in zip(r.log.jumps, refs):
+        assert [int(p[1]) - 1 for p in j.points] == list(im.points)
+        assert j.t == pytest.approx(im.t, abs=2e-6)
+        np.testing.assert_allclose(j.impulses, im.impulses, rtol=1e-3)
+    for j, im in zip(r.log.jumps[:4], refs[:4]):
+        assert j.t == pytest.approx(im.t, abs=1e-12)
+        np.testing.assert_allclose(j.impulses, im.impulses, rtol=1e-12)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "a point that leaves its obstacle after an impact starts the next phase with its gap event "
+    "offset GAP_FLOOR = 1e-8 m below the surface (SystemSimulator._offsets), and the offset "
+    "stays for the whole phase: when the same point comes back in that phase it lands 1e-8 m "
+    "deep, GAP_FLOOR/|v_n| late (3.66e-8 s at v_n = -0.273 m/s, the 5th impact here)"))
+def test_a_point_bouncing_twice_in_a_row_lands_on_time():
+    """The 5th impact (P2 again, right after P2's own rebound) at the reference's time, 1e-12 s."""
+    r, rr = _bounces(0.5, t_end=0.3)
+    assert r.log.jumps[4].points == ["P2"] and rr.impacts[4].points == (1,)
+    assert r.log.jumps[4].t == pytest.approx(rr.impacts[4].t, abs=1e-12)
+
+
+def test_rigid_penalty_drop_is_the_reference_penalty_rod():
+    """The continuous (Hertz penalty, K = 1e9 N/m^1.5) tilted drop with n_modes = 0 against the
+    reference rod with the same penalty law: contact intervals to 1e-9 s (measured 1e-10),
+    centre of mass and angle to 1e-8 (measured 3e-10)."""
+    K_, n_ = 1e9, 1.5
+    r = simulate("falling-beam", model="continuous", n_modes=0, t_end=0.3, h0=0.1, theta0=0.1,
+                 ground_stiffness=K_, ground_exponent=n_, rtol=1e-10, atol=1e-12)
+    pr = ref.simulate_penalty_rod(ROD, 0.1, 0.1, 0.3, stiffness=K_, exponent=n_)
+    got = [(im["contact"], im["t_start"], im["t_end"]) for im in r.impacts]
+    want = [(f"P{c[0] + 1}", c[1], c[2]) for c in pr.contacts]
+    assert [g[0] for g in got] == [w[0] for w in want]
+    np.testing.assert_allclose([g[1:] for g in got], [w[1:] for w in want], atol=1e-9)
+    h = r.history(pr.t)
+    th = h["beam.theta"]
+    com = h["beam.R"] + 0.5 * ROD.L * np.c_[np.cos(th), np.sin(th)]
+    assert np.abs(com - pr.q[:, :2]).max() <= 1e-8
+    assert np.abs(th - pr.q[:, 2]).max() <= 1e-8
+
+
+# ====================================================================== 7. energy books
+def _audit_closes(case, model, **params):
+    a = simulate(case, model=model, n_modes=3, **params).audit()
+    assert a["max_residual"] <= 1e-6 * a["scale"], a
+
+
+@pytest.mark.parametrize("model", list(MODELS))
+def test_audit_closes_on_the_falling_beam_with_five_points(model):
+    """Flexible beam (N = 3), theta0 = 0.05, points at 0, 1/4, 1/2, 3/4, 1, 0.4 s: E(t) - E(0)
+    equals the works and the jumps' losses to 1e-6 of the energy scale (measured <= 1.4e-7,
+    the continuous models; <= 1e-8 the constraint ones)."""
+    _audit_closes("falling-beam", model, t_end=0.4, theta0=0.05,
+                  contact_points="0,0.25,0.5,0.75,1")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model", list(MODELS))
+def test_audit_closes_on_the_falling_beam_with_two_points(model):
+    """Flat flexible beam (N = 3) on its two ends, 0.4 s (measured <= 6e-8 of the scale; the
+    constraint models make ~1500 jumps as the flexible beam chatters on the ground)."""
+    _audit_closes("falling-beam", model, t_end=0.4, contact_points="0,1")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model", list(MODELS))
+def test_audit_closes_on_the_double_pendulum(model):
+    """Flexible double pendulum (N = 3) over 1 s (measured <= 4.2e-9 of the scale; ~4 s each)."""
+    _audit_closes("double-pendulum", model, t_end=1.0)
+
+
+# ====================================================================== 8. bad input
+@pytest.mark.parametrize("case, params, words", [
+    ("double-pendulum", dict(stiffness=1.0), ["'stiffness'"]),
+    ("falling-beam", dict(contact_points="0,1.5"), ["'contact_points'", "[0, 1]"]),
+    ("falling-beam", dict(contact_points=(-0.1, 1.0)), ["'contact_points'", "[0, 1]"]),
+    ("double-pendulum", dict(contact_at=1.2), ["'contact_at'", "[0, 1]"]),
+    ("double-pendulum", dict(n_modes=13), ["'n_modes'", "12"]),
+    ("falling-beam", dict(n_modes=-1), ["'n_modes'", "12"]),
+], ids=["unknown-option", "points-string", "points-tuple", "contact_at", "n_modes-13", "n_modes-neg"])
+def test_bad_input_names_the_parameter_and_its_range(case, params, words):
+    with pytest.raises(ValueError) as exc:
+        build(case, **params)
+    for w in words:
+        assert w in str(exc.value)
+
+
+def test_contact_point_outside_its_body_is_refused():
+    body = Body("b", BeamParams(L=0.5), GroundHinge((0.0, 0.0)))
+    with pytest.raises(ValueError, match=r"'x' = 0.6 .*\[0, 0.5\] m"):
+        System(bodies=(body,), obstacles=(HalfPlane("g"),),
+               contacts=(ContactPoint("P", "b", 0.6, "g"),))
+
+
+# ====================================================================== 5. convergence in N
+@pytest.mark.slow
+def test_first_impact_of_the_flexible_pendulum_converges_in_the_number_of_modes():
+    """The first contact episode of the flexible double pendulum on the Hertz stop (continuous
+    model, default K) with N = 3, 4, 6 modes.  Measured (peak force from 1e-7 s sampling):
+
+        N   peak N [N]   duration [s]   impulse [N s]   start [s]
+        0     37766      2.555e-4         5.244        0.6068643
+        3     20580      1.713e-4         1.911        0.6068766
+        4     15980      1.448e-4         1.254        0.6068774
+        6     14411      1.349e-4         1.055        0.6068790
+
+    Peak, duration and impulse decrease monotonically and their successive differences shrink
+    (4600 -> 1570 N, 2.6e-5 -> 1.0e-5 s, 0.66 -> 0.20 N s).  What does not converge at these N
+    is what follows: the stop is struck again 1-4 times within 5 ms (2 episodes with N = 3,
+    5 with N = 4 and 6, at different times), and the frame rates right after the first episode
+    (theta1' = 40.6, -14.8, -13.9 rad/s; theta2' = -4.05, -3.44, -6.24 rad/s at t_end + 1e-4 s)
+    are dominated by the links' vibration; so they are not asserted."""
+    rows = []
+    for n in (3, 4, 6):
+        r = simulate("double-pendulum", model="continuous", t_end=0.6075, n_modes=n)
+        im = r.impacts[0]
+        h = r.history(np.arange(im["t_start"], im["t_end"], 1e-7))
+        rows.append((h["B.N"].max(), im["duration"], im["impulse"], im["t_start"]))
+    peak, dur, imp, start = np.array(rows).T
+    for x in (peak, dur, imp):
+        assert x[0] > x[1] > x[2]
+        assert abs(x[2] - x[1]) < 0.5 * abs(x[1] - x[0])
+    np.testing.assert_allclose(peak, [20580, 15980, 14411], rtol=2e-3)
+    np.testing.assert_allclose(dur, [1.713e-4, 1.448e-4, 1.349e-4], rtol=2e-3)
+    # every flexible start is within 3e-5 s of the rigid one (the stop is reached by the
+    # link's rigid swing; the modes shift it by microseconds)
+    assert np.abs(start - 0.6068643).max() < 3e-5
