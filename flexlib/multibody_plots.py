@@ -287,11 +287,11 @@ def fig_contact_map(runs, window=None, title=None):
     import matplotlib.pyplot as plt
     runs = _runs(runs)
     n = len(runs)
-    names = next(iter(runs.values())).contact_names
-    fig, axes = plt.subplots(n, 1, figsize=(7.5, 0.9 + (0.35 * len(names) + 0.5) * n),
+    npts = max(len(r.contact_names) for r in runs.values())
+    fig, axes = plt.subplots(n, 1, figsize=(7.5, 0.9 + (0.35 * npts + 0.5) * n),
                              sharex=True, constrained_layout=True, squeeze=False)
-    cols = point_colors(names)
     for ax, (label, r) in zip(axes[:, 0], runs.items()):
+        cols = point_colors(r.contact_names)
         h = r.steps()
         t = h["t"]
         for k, p in enumerate(r.contact_names):
