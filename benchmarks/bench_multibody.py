@@ -103,7 +103,7 @@ def main():
         print(f"{case:<16} {pts:<10} {model:<19} {t_end:>5.2g} {med['wall_s']:>9.2f} "
               f"{med['cpu_s']:>8.2f} {r['steps']:>7d} {r['jumps']:>6d} {r['audit_rel']:>8.1e} "
               f"{r['status']}")
-        results.append(dict(case=case, model=model, t_end=t_end, points=pts, **r, **med))
+        results.append({**r, **med, "case": case, "model": model, "t_end": t_end, "points": pts})
     pc = paper_case_rows()
     for name, t in pc.items():
         print(f"case 3.2 frictionless 0-0.6 s, {name}: {t:.3f} s")

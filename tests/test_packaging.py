@@ -16,7 +16,7 @@ PROJECT = "flexlib"
 # conda-forge name -> PyPI name, where the two differ (none so far).
 CONDA_TO_PIP: dict[str, str] = {}
 # Extras that environment.yml deliberately leaves to pip (see the comment at its top).
-PIP_ONLY_EXTRAS = {"browser"}
+PIP_ONLY_EXTRAS = {"browser", "peers"}    # peers: Exudyn, published on PyPI only
 CONDA_ONLY = {"python", "pip"}
 
 
