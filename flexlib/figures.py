@@ -12,7 +12,9 @@ Outputs (all regenerated, never edited by hand):
   ``figures/data/axial_study.json`` (notebook 07 reads it) and ``figures/axial_*.png``/``.svg``;
 * the contact-constraint method against the continuous contact force method
   (:mod:`flexlib.continuous`, notebook 08): ``figures/data/continuous_study.json`` and
-  ``figures/continuous_*.png``/``.svg``.
+  ``figures/continuous_*.png``/``.svg``;
+* the multibody cases (notebooks 10 and 11): ``figures/multibody_*.png``/``.svg`` and
+  ``figures/data/multibody_key_numbers.json``.
 
 Every tracked output is a deterministic function of the code: the runs are made one after the
 other in a fixed order, nothing measured on the machine (wall times) is stored in them, the SVG ids
@@ -35,7 +37,7 @@ from .params import paper_case
 from .simulate import SimulationError, simulate
 
 __all__ = ["run_models", "make_all", "mode_study", "tolerance_study", "printed_study", "impact_rows",
-           "load_study", "axial_figures", "continuous_figures", "run_summaries"]
+           "load_study", "axial_figures", "continuous_figures", "multibody_figures", "run_summaries"]
 
 PAPER_MODELS = FRICTION_MODELS           # the paper's three friction models
 ALL_MODELS = CONTACT_MODELS              # and the frictionless reference
@@ -219,6 +221,47 @@ def continuous_figures(out="figures", only=None, timings=None) -> dict:
     return manifest
 
 
+def multibody_figures(out="figures", only=None, timings=None) -> dict:
+    """The multibody cases' figures (notebooks 10 and 11): the double pendulum with the continuous
+    Hertz contact and with the constraint method (0-1.5 s), the falling beam on five points
+    (hybrid Coulomb, tilted by 0.1 rad, 0-0.5 s); writes
+    :data:`flexlib.multibody_plots.MULTIBODY_FIGURES` into ``out`` and the runs' impacts and
+    audits into ``data/multibody_key_numbers.json``; returns the manifest entries."""
+    from .cases import simulate as simulate_case
+    from . import multibody_plots as mbp
+    from .plots import save_figure
+    stamps = {} if timings is None else timings
+    runs = {}
+    for key, case, model, t_end, params in (
+            ("pendulum_continuous", "double-pendulum", "continuous", 1.5, {}),
+            ("pendulum_frictionless", "double-pendulum", "frictionless", 1.5, {}),
+            ("beam_five_points", "falling-beam", "hybrid_coulomb", 0.5,
+             dict(contact_points="0,0.25,0.5,0.75,1", theta0=0.1))):
+        with _timed(stamps, key):
+            runs[key] = simulate_case(case, model, t_end, **params)
+    rc, rf = runs["pendulum_continuous"], runs["pendulum_frictionless"]
+    t_hit = rc.impacts[0]["t_start"]
+    figs = {
+        "multibody_pendulum_snapshots": lambda: mbp.fig_pendulum_snapshots(
+            rc, [0.0, 0.3, 0.5, t_hit, 0.8, 1.2], scale=10),
+        "multibody_pendulum_impact": lambda: mbp.fig_theta_dot(
+            {"continuous (Hertz)": rc, "constraint (frictionless, e = 0)": rf},
+            window=(t_hit - 0.005, t_hit + 0.03)),
+        "multibody_beam_contact_map": lambda: mbp.fig_contact_map(runs["beam_five_points"]),
+    }
+    manifest = {}
+    for name, make in figs.items():
+        if only and name not in only:
+            continue
+        entry = save_figure(make(), name, out, extra=dict(flexlib_version=__version__,
+                                                          runs=sorted(runs)))
+        manifest[name] = dict(caption=mbp.MULTIBODY_FIGURES[name], **entry)
+    _dump(Path(out) / DATA / "multibody_key_numbers.json",
+          {k: dict(impacts=r.impacts[:10], audit=r.audit(), jumps=len(r.log.jumps))
+           for k, r in runs.items()})
+    return manifest
+
+
 def run_summaries(results: dict) -> dict:
     """{model: per-impact rows, first contact, energies, status, warnings and run statistics} of
     the default runs, as stored in ``figures/data/key_numbers.json``.  The statistics leave out
@@ -305,6 +348,10 @@ def make_all(out="figures", only=None, studies=True, verbose=True):
                 manifest.update(continuous_figures(out, only=only,
                                                    timings=stamps.setdefault("continuous_study", {})))
             say(f"continuous contact force studies: {timings['continuous_study']:.1f} s")
+            with _timed(timings, "multibody"):
+                manifest.update(multibody_figures(out, only=only,
+                                                  timings=stamps.setdefault("multibody", {})))
+            say(f"multibody cases: {timings['multibody']:.1f} s")
         _write_manifest(out / "manifest.json", manifest, complete=studies and not only)
         (out / "claims.md").write_text(claims_markdown(claims, header))
     _dump(out / "timings.json", timings)

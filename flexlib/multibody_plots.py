@@ -476,10 +476,11 @@ def fig_first_impact(result, window=None, label=None):
     return fig
 
 
-# name: (function of the figures command, caption); see :func:`flexlib.figures.multibody_figures`
+# name: caption of the figures the figures command draws (:func:`flexlib.figures.multibody_figures`)
 MULTIBODY_FIGURES = {
     "multibody_pendulum_snapshots": "The flexible double pendulum striking the stop (deflection magnified).",
     "multibody_pendulum_impact": "Double pendulum: contact force and angular rates through the first impact, "
                                  "continuous Hertz contact against the contact-constraint method.",
-    "multibody_beam_contact_map": "Falling beam with five contact points: which point touches the ground when.",
+    "multibody_beam_contact_map": "Falling beam (tilted by 0.1 rad) with five contact points: which point "
+                                  "touches the ground when.",
 }

@@ -84,8 +84,8 @@ def test_with_returns_validated_copy():
     c2 = c.with_(mu_d=0.3, n_modes=4, X1=0.3, rtol=1e-9)
     assert (c2.coulomb.mu_d, c2.beam.n_modes, c2.slope.X1, c2.solver.rtol) == (0.3, 4, 0.3, 1e-9)
     assert (c.coulomb.mu_d, c.beam.n_modes, c.slope.X1, c.solver.rtol) == (0.4, 3, 0.5, 1e-8)
-    with pytest.raises(ValueError, match=r"n_modes.*12"):
-        c.with_(n_modes=12)
+    with pytest.raises(ValueError, match=r"n_modes.*13"):
+        c.with_(n_modes=13)
 
 
 def test_case_dict_roundtrip():
@@ -101,9 +101,9 @@ def test_case_dict_roundtrip():
     (BeamParams, "E", float("nan"), r"'E'.*nan.*valid range"),
     (BeamParams, "rho", float("inf"), r"'rho'.*inf.*valid range"),
     (BeamParams, "S", -float("inf"), r"'S'.*-inf.*valid range"),
-    (BeamParams, "n_modes", 0, r"'n_modes'.*\b0\b.*valid range.*\b1\b.*\b8\b"),
-    (BeamParams, "n_modes", 9, r"'n_modes'.*\b9\b.*valid range.*\b1\b.*\b8\b"),
-    (BeamParams, "n_modes", 2.5, r"'n_modes'.*2\.5.*valid range.*\b1\b.*\b8\b"),
+    (BeamParams, "n_modes", -1, r"'n_modes'.*-1\b.*valid range.*\b0\b.*\b12\b"),
+    (BeamParams, "n_modes", 13, r"'n_modes'.*\b13\b.*valid range.*\b0\b.*\b12\b"),
+    (BeamParams, "n_modes", 2.5, r"'n_modes'.*2\.5.*valid range.*\b0\b.*\b12\b"),
     (BeamParams, "foreshortening", "yes", r"'foreshortening'.*yes.*True or False"),
     (LuGreParams, "sigma0", 0.0, r"'sigma0'.*\b0(\.0)?\b.*valid range"),
     (LuGreParams, "sigma0", -5.0, r"'sigma0'.*-5.*valid range"),
