@@ -12,7 +12,7 @@ PHYSICS = ("kernel", "integrator", "beam", "modes", "bases", "basis_fe", "basis_
            "contact", "jump", "constraint", "penalty", "friction", "linalg", "_jit", "selection",
            "models", "params", "simulate", "result", "history", "layout", "_numerics")
 PRESENTATION = ("plots", "widgets", "figures", "axial", "claims", "nbtools", "notebooks", "cli",
-                "sweep", "continuous")
+                "sweep", "continuous", "accuracy")
 
 
 def _imports(path: Path) -> set:
