@@ -3,7 +3,8 @@
 Runs every representation of :func:`flexlib.accuracy.representations` with the hybrid Coulomb
 and the frictionless model over 0-1 s, the reference (the finest finite-element mesh, tightened
 tolerances) and its self-convergence check, the cost growth of the finite-element mesh in free
-flight and the implicit integrators on one finite-element mesh.  Every run is cached in
+flight and the implicit integrators on one finite-element mesh.  Every run (and each of the two
+timing studies) is cached in
 ``benchmarks/results/tmp/accuracy/`` (a rerun computes only what is missing; ``--refresh``
 recomputes).  Writes ``benchmarks/results/accuracy.csv`` (one row per run) and
 ``benchmarks/results/accuracy.json`` (reference, self-convergence, 1 % table, peak-force
@@ -17,6 +18,7 @@ import argparse
 import json
 import time
 import warnings
+from pathlib import Path
 
 import _common  # noqa: F401  (puts the repository root on sys.path)
 import numpy as np
@@ -65,6 +67,17 @@ def implicit_study(ne: int, t_end: float) -> list:
     return rows
 
 
+def _cached(cache, name, fn, *args, refresh=False):
+    """``fn(*args)``, stored as ``cache``/``name``.json and read back from there next time."""
+    path = Path(cache) / f"{name}.json"
+    if path.exists() and not refresh:
+        return json.loads(path.read_text())
+    out = fn(*args)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a small smoke version, written to /tmp")
@@ -98,11 +111,13 @@ def main():
                    and r["model"] == m) for m in acc.MODELS}
     df = acc.table(records, ref)
     err = acc.errors(df, acc.label(ref_rep))
-    flight = [flight_cost(ne, FLIGHT_WINDOWS.get(ne, 0.01)) for ne in meshes]
+    flight = [_cached(cache, f"flight_fe{ne}", flight_cost, ne, FLIGHT_WINDOWS.get(ne, 0.01),
+                      refresh=a.refresh) for ne in meshes]
     for f in flight:
         print(f"  flight: fe ne={f['elements']}: {f['cpu_per_s']:.1f} s CPU per simulated s, "
               f"{f['steps_per_s']:.0f} steps/s", flush=True)
-    imp = implicit_study(IMPLICIT_MESH, IMPLICIT_T_END) if implicit else []
+    imp = (_cached(cache, f"implicit_fe{IMPLICIT_MESH}", implicit_study, IMPLICIT_MESH,
+                   IMPLICIT_T_END, refresh=a.refresh) if implicit else [])
     summary = acc.summarize(df, err, acc.label(ref_rep), acc.label(second))
     summary.update(flight_cost=flight, implicit=imp, machine=machine)
     df.to_csv(out_csv, index=False, float_format="%.10g")

@@ -36,7 +36,8 @@ from .simulate import SimulationError, simulate
 
 __all__ = ["CASE", "MODELS", "T_END", "N_IMPACTS", "THETA_GRID", "TIGHT", "QUANTITIES",
            "representations", "label", "coordinates", "run_one", "cached_run", "table", "errors",
-           "pareto", "cheapest_within", "peak_force_convergence", "RESULTS_CSV", "SUMMARY_JSON",
+           "pareto", "cheapest_within", "stays_within", "peak_force_convergence", "summarize",
+           "markdown_table", "report", "findings_numbers", "RESULTS_CSV", "SUMMARY_JSON",
            "load_table"]
 
 CASE = "3.2"
@@ -236,7 +237,32 @@ def cheapest_within(err, tol: float = 0.01):
             else:
                 rows.append(dict(model=model, quantity=q, label=None, coordinates=None,
                                  cpu_s=None, error=float(d[q].min())))
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, dtype=object)          # object: a missing label stays None
+
+
+def stays_within(err, tol: float = 0.01) -> list[dict]:
+    """Per model and quantity, the smallest modal and finite-element representation from
+    which on every finer one of the same sequence (more modes, more elements; both tolerance
+    settings) has a relative error of at most ``tol``: a coarse run can land within ``tol`` by
+    chance, this asks that refinement keeps it there.  ``label`` is None where even the finest
+    is outside."""
+    rows = []
+    for model, d in err.groupby("model", sort=False):
+        for q in QUANTITIES:
+            for basis in ("modal", "fe"):
+                f = d[d.basis == basis].sort_values(["coordinates", "cpu_s"])
+                ok = f[q].to_numpy(float) <= tol
+                # the first index after which every row is within tol
+                bad = np.flatnonzero(~ok)
+                first = 0 if not len(bad) else bad[-1] + 1
+                if first < len(f):
+                    b = f.iloc[first]
+                    rows.append(dict(model=model, quantity=q, basis=basis, label=b.label,
+                                     coordinates=int(b.coordinates), cpu_s=float(b.cpu_s)))
+                else:
+                    rows.append(dict(model=model, quantity=q, basis=basis, label=None,
+                                     coordinates=None, cpu_s=None))
+    return rows
 
 
 def peak_force_convergence(df, model: str = "hybrid_coulomb", tol: float = 0.01) -> dict:
@@ -291,22 +317,35 @@ def summarize(df, err, reference_label: str, second_label: str, tol: float = 0.0
                                          for _, r in selfconv.iterrows()}),
         tolerance_check=tolerance,
         one_percent=cheapest_within(candidates, tol).to_dict("records"),
+        stays_within=stays_within(candidates, tol),
         pareto=front,
         peak_force={m: peak_force_convergence(df, m, tol) for m in MODELS})
 
 
 def markdown_table(summary: dict) -> str:
     """The 1 % table of ``summary`` as Markdown: per model and quantity, the cheapest
-    representation within the tolerance, its coordinates, warm CPU time and error."""
-    lines = ["| model | quantity | cheapest within 1 % | coordinates | CPU [s] | error |",
-             "|---|---|---|---:|---:|---:|"]
+    representation within the tolerance, its coordinates, warm CPU time and error, and from which
+    modal and finite-element representation on refinement stays within it (:func:`stays_within`;
+    "never": not even the finest run of the study)."""
+    stay = {(r["model"], r["quantity"], r["basis"]): r for r in summary.get("stays_within", ())}
+
+    def within(model, q, basis):
+        r = stay.get((model, q, basis))
+        if r is None:
+            return ""
+        return "never" if r["label"] is None else f"{r['label']} ({r['cpu_s']:.2f} s)"
+
+    lines = ["| model | quantity | cheapest within 1 % | coordinates | CPU [s] | error "
+             "| modal within 1 % from | fe within 1 % from |",
+             "|---|---|---|---:|---:|---:|---|---|"]
     for r in summary["one_percent"]:
+        m, q = r["model"], r["quantity"]
+        tail = f" {within(m, q, 'modal')} | {within(m, q, 'fe')} |"
         if r["label"] is None:
-            lines.append(f"| {r['model']} | {r['quantity']} | none (best {100 * r['error']:.2g} %) "
-                         f"| | | |")
+            lines.append(f"| {m} | {q} | none (best {100 * r['error']:.2g} %) | | | |" + tail)
         else:
-            lines.append(f"| {r['model']} | {r['quantity']} | {r['label']} | {int(r['coordinates'])} | "
-                         f"{r['cpu_s']:.2f} | {100 * r['error']:.2g} % |")
+            lines.append(f"| {m} | {q} | {r['label']} | {int(r['coordinates'])} | "
+                         f"{r['cpu_s']:.2f} | {100 * r['error']:.2g} % |" + tail)
     return "\n".join(lines)
 
 
@@ -327,3 +366,17 @@ def report(summary: dict) -> str:
                        + f" N; last change {100 * d['last_change']:.1f} %"
                        + (" (converged)" if d["converged"] else " (not converged)"))
     return "\n".join(out)
+
+
+def findings_numbers(summary: dict, model: str = "hybrid_coulomb") -> list[str]:
+    """The phrases with numbers that README.md's findings quote from ``summary`` (its test
+    checks that each is there): the reference and its CPU time, the peak forces along the
+    refinements and, per quantity, the cheapest representation within 1 % and its CPU time."""
+    ref = summary["reference"]
+    out = [f"{ref['label']}", f"{ref['cpu_s'][model]:.0f} s"]
+    for basis, d in summary["peak_force"][model].items():
+        out.append(", ".join(f"{p:.0f}" for _, p in d["values"]) + " N")
+    for r in summary["one_percent"]:
+        if r["model"] == model and r["label"] is not None:
+            out.append(f"{r['label']} ({r['coordinates']} coordinates, {r['cpu_s']:.2g} s)")
+    return out
