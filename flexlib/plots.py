@@ -636,8 +636,8 @@ def fig_accuracy_cost(err, model: str, reference: str, tol: float = 0.01):
     handles, labels = axs.flat[0].get_legend_handles_labels()
     uniq = dict(zip(labels, handles))
     axs.flat[0].legend(uniq.values(), uniq.keys(), fontsize=7, loc="lower left")
-    fig.suptitle(f"Accuracy against cost of the beam's bases, case 3.2, {_label(model)} "
-                 f"(reference: {reference}, tight tolerances)", fontsize=11)
+    fig.suptitle(f"Accuracy against cost of the beam's bases, case 3.2, model {model}; "
+                 f"compared with {reference} at tight tolerances", fontsize=11)
     _cnote(fig, f"Numbers beside the points: N (modal) and n_e (fe). An impact the reference has "
                 f"and the run misses is drawn at {_ACC_CEILING:g}; errors below 1e-7 at 1e-7. "
                 f"Per-impact quantities: the largest relative error over the impacts the reference "
