@@ -160,6 +160,11 @@ def test_readmes_quote_the_results(stored):
     assert f"N = 3 modes take {hc.cpu_s['modal N=3']:.2f} s, N = 8 {hc.cpu_s['modal N=8']:.1f} s" in findings
     assert f"8 elements {hc.cpu_s['fe ne=8']:.0f} s, 12 elements about {s['reference']['cpu_s']['hybrid_coulomb'] / 60:.0f} min" in findings
     assert f"by {100 * sc['theta']:.2g} % in θ(t)" in findings
+    fc = s["reference"]["finer_check"]["hybrid_coulomb"]
+    finer_cpu = df[(df.label == fc["label"]) & (df.model == "hybrid_coulomb")].cpu_s.iloc[0]
+    assert (f"one run on {fc['label'].split('=')[1]} elements ({finer_cpu / 60:.0f} min of CPU) by "
+            f"{100 * fc['energy_after_1']:.2g} %, {100 * fc['normal_impulse_1']:.2g} % and "
+            f"{100 * fc['theta']:.2g} %") in findings
     assert (f"{flight[8]:.0f} s of CPU per simulated second with 8 elements, {flight[16] / 60:.0f} min with "
             f"16 and {flight[32] / 3600:.0f} h with 32") in findings
     # "every run of the study has it within 1e-4 (relative)"
