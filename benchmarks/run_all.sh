@@ -5,6 +5,7 @@
 # also compiles the kernel and the integrator (30-40 s, once).
 #   bash benchmarks/run_all.sh              # all
 #   bash benchmarks/run_all.sh models cli   # a subset of: rhs models continuous scaling cli implicit profile sweep
+#   bash benchmarks/run_all.sh accuracy     # the bases' accuracy against cost: about an hour, not in "all"
 #   PYTHON=.venv/bin/python bash benchmarks/run_all.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -23,7 +24,8 @@ for s in "${steps[@]}"; do
         profile)     cmd=(benchmarks/profile_runs.py) ;;
         sweep)       cmd=(benchmarks/bench_sweep.py) ;;
         multibody)   cmd=(benchmarks/bench_multibody.py) ;;
-        *) echo "unknown step $s (one of: rhs models continuous scaling cli implicit profile sweep multibody)" >&2; exit 2 ;;
+        accuracy)    cmd=(benchmarks/bench_accuracy.py) ;;
+        *) echo "unknown step $s (one of: rhs models continuous scaling cli implicit profile sweep multibody accuracy)" >&2; exit 2 ;;
     esac
     echo "=== $s: $PY ${cmd[*]}"
     "$PY" "${cmd[@]}" 2>&1 | tee "benchmarks/results/$s.txt"

@@ -14,7 +14,11 @@ Outputs (all regenerated, never edited by hand):
   (:mod:`flexlib.continuous`, notebook 08): ``figures/data/continuous_study.json`` and
   ``figures/continuous_*.png``/``.svg``;
 * the multibody cases (notebooks 10 and 11): ``figures/multibody_*.png``/``.svg`` and
-  ``figures/data/multibody_key_numbers.json``.
+  ``figures/data/multibody_key_numbers.json``;
+* accuracy against cost of the beam's bases (:mod:`flexlib.accuracy`, notebook 12):
+  ``figures/accuracy_cost_*.png``/``.svg``, drawn from the committed study results
+  ``benchmarks/results/accuracy.csv`` and ``.json`` (an hour of runs; ``python3
+  benchmarks/bench_accuracy.py`` recomputes them), so they take seconds here.
 
 Every tracked output is a deterministic function of the code: the runs are made one after the
 other in a fixed order, nothing measured on the machine (wall times) is stored in them, the SVG ids
@@ -37,7 +41,8 @@ from .params import paper_case
 from .simulate import SimulationError, simulate
 
 __all__ = ["run_models", "make_all", "mode_study", "tolerance_study", "printed_study", "impact_rows",
-           "load_study", "axial_figures", "continuous_figures", "multibody_figures", "run_summaries"]
+           "load_study", "axial_figures", "continuous_figures", "multibody_figures",
+           "accuracy_figures", "run_summaries"]
 
 PAPER_MODELS = FRICTION_MODELS           # the paper's three friction models
 ALL_MODELS = CONTACT_MODELS              # and the frictionless reference
@@ -262,6 +267,34 @@ def multibody_figures(out="figures", only=None, timings=None) -> dict:
     return manifest
 
 
+ACCURACY_FIGURES = {f"accuracy_cost_{m}": m for m in ("hybrid_coulomb", "frictionless")}
+
+
+def accuracy_figures(out="figures", only=None) -> dict:
+    """The error-against-cost figures of :mod:`flexlib.accuracy`, one per model, drawn from the
+    committed results (``benchmarks/results/accuracy.csv`` and ``accuracy.json``; nothing is
+    run); their manifest entries.  Without the results file (an installed flexlib) nothing."""
+    from . import accuracy
+    from .plots import fig_accuracy_cost, save_figure
+    if not accuracy.RESULTS_CSV.exists() or not accuracy.SUMMARY_JSON.exists():
+        return {}
+    summary = json.loads(accuracy.SUMMARY_JSON.read_text())
+    ref = summary["reference"]["label"]
+    err = accuracy.errors(accuracy.load_table(), ref)
+    manifest = {}
+    for name, model in ACCURACY_FIGURES.items():
+        if only and name not in only:
+            continue
+        extra = dict(flexlib_version=__version__, source="benchmarks/results/accuracy.csv",
+                     reference=ref, tight=summary["tight"], case=summary["case"], model=model)
+        prov = save_figure(fig_accuracy_cost(err, model, ref, summary["tolerance"]), name, out,
+                           extra=extra)
+        manifest[name] = dict(caption=f"Accuracy against cost of the beam's bases, case 3.2, "
+                                      f"{model}: relative error per quantity against CPU time",
+                              **prov)
+    return manifest
+
+
 def run_summaries(results: dict) -> dict:
     """{model: per-impact rows, first contact, energies, status, warnings and run statistics} of
     the default runs, as stored in ``figures/data/key_numbers.json``.  The statistics leave out
@@ -352,6 +385,8 @@ def make_all(out="figures", only=None, studies=True, verbose=True):
                 manifest.update(multibody_figures(out, only=only,
                                                   timings=stamps.setdefault("multibody", {})))
             say(f"multibody cases: {timings['multibody']:.1f} s")
+            with _timed(timings, "accuracy_figures"):
+                manifest.update(accuracy_figures(out, only=only))
         _write_manifest(out / "manifest.json", manifest, complete=studies and not only)
         (out / "claims.md").write_text(claims_markdown(claims, header))
     _dump(out / "timings.json", timings)

@@ -12,7 +12,7 @@ PHYSICS = ("kernel", "integrator", "beam", "modes", "bases", "basis_fe", "basis_
            "contact", "jump", "constraint", "penalty", "friction", "linalg", "_jit", "selection", "lcp",
            "models", "params", "simulate", "result", "history", "layout", "_numerics")
 PRESENTATION = ("plots", "widgets", "figures", "axial", "claims", "nbtools", "notebooks", "cli",
-                "sweep", "continuous", "peer", "multibody_plots", "multibody_widgets")
+                "sweep", "continuous", "peer", "accuracy", "multibody_plots", "multibody_widgets")
 
 
 def _imports(path: Path) -> set:

@@ -1,5 +1,5 @@
 """The notebooks have one source: the builder scripts in scripts/ (build_notebooks.py for 01-06,
-build_notebook_07.py ... build_notebook_11.py).  The stored, executed .ipynb
+build_notebook_07.py ... build_notebook_12.py).  The stored, executed .ipynb
 files must hold exactly the cells the builders write, in the same order, so an edit made in only
 one of the two places fails here.  (Outputs are not compared: they come from executing the notebooks, and nbval
 checks the marked cells.)  After editing a builder: run it, then ``python -m flexlib notebooks``.
@@ -22,7 +22,7 @@ def built_cells():
     for name, cells in nb16.NOTEBOOKS.items():
         out[f"{name}.ipynb"] = cells
     for mod in ("build_notebook_07", "build_notebook_08", "build_notebook_09", "build_notebook_10",
-                "build_notebook_11"):
+                "build_notebook_11", "build_notebook_12"):
         m = importlib.import_module(mod)
         out[Path(m.OUT).name] = m.CELLS
     return {k: [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in v] for k, v in out.items()}
