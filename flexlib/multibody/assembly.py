@@ -165,7 +165,9 @@ def transform_into(q, qd, S, R, Rd, Cs, cs, xi, Ji, gi, rows, acc):
 def mass_forces_into(q, qd, S, ws, M, Q):
     """The system's M(q) (nq, nq) and Q(q, q') (nq,) without contact forces, by the velocity
     transformation; ``ws`` is the work tuple of :func:`flexlib.multibody.system.work_arrays`."""
-    R, Rd, Cs, cs, xi, Ji, gi, rows, acc, Mb, Qb, Wb, MC = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10], ws[11], ws[12]
+    R, Rd, Cs, cs, xi, Ji, gi, rows, acc = (ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6],
+                                            ws[7], ws[8])
+    Mb, Qb, Wb, MC = ws[9], ws[10], ws[11], ws[12]
     nq = q.shape[0]
     transform_into(q, qd, S, R, Rd, Cs, cs, xi, Ji, gi, rows, acc)
     for i in range(nq):
@@ -211,7 +213,8 @@ def contact_rows_into(c, q, qd, S, ws, Wn, Wt):
     """Gap, normal and tangential velocity, tangential position and the velocity products
     (gap, v_n, v_t, s, a_n, a_t) of contact point ``c``, with its rows ``Wn``, ``Wt`` (nq,) =
     n^T J_sys, t^T J_sys; needs :func:`transform_into` done for this (q, q') (``ws``)."""
-    R, Rd, Cs, cs, xi, Ji, gi, rows, acc, Mb, Qb, Wb, MC = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10], ws[11], ws[12]
+    R, Rd, Cs, cs, xi, Ji, gi, rows, acc = (ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6],
+                                            ws[7], ws[8])
     pt = S.cint[c, 0]
     ob = S.cint[c, 1]
     b = S.pint[pt]

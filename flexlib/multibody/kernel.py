@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from .. import _jit
-from .._jit import compiled, hot
+from .._jit import compiled, hot, inlined
 from ..beam import damping_power, potential_energies
 from ..friction import lugre_rates, modified_coulomb
 from ..layout import P_G0
@@ -92,129 +92,107 @@ def _friction_ratio(kind, mode, v_t, z, cf, dirn):
     return 0.0, 0.0
 
 
-@hot
-def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T):
-    """dy/dt and the outputs of the phase whose contact modes are in ``par``, at (t, y), written
-    into ``dy`` and ``out``; returns T = q'^T M q' / 2 if ``want_T``.  ``mult`` = 1 drops the
-    Baumgarte terms (the ideal constraint forces that the mode selection judges); ``mode`` and
-    ``model`` are the single-body kernel's arguments, unused here."""
-    R = ws[0]
-    WN, WT, G, A, Sm, r, act, kin = ws[13], ws[14], ws[15], ws[16], ws[17], ws[18], ws[19], ws[20]
-    lam_, perm = ws[21], ws[22]
-    nq = S.nq
-    nc = S.cint.shape[0]
-    q = y[:nq]
-    qd = y[nq:2 * nq]
-    iz = 2 * nq
-    mass_forces_into(q, qd, S, ws, Mw, dy[nq:2 * nq])      # Q, kept in dy until q'' is known
-    T = 0.0
-    if want_T:
-        for i in range(nq):
-            for j in range(nq):
-                T += 0.5 * qd[i] * Mw[i, j] * qd[j]
+@inlined
+def _penalty_into(c, md, gap, v_n, v_t, z, cf, par, S, WN, WT, Xw, out, nq):
+    """The penalty point ``c``'s normal force and friction (while it penetrates), added to the
+    generalised forces in ``Xw[:, 0]``."""
+    if md == FREE:
+        return
+    o = O_C0 + NOC * c
+    N, raw = normal_force(gap, v_n, cf[C_K], cf[C_N], cf[C_D], cf[C_C], par[4 * c + D_VIN])
+    kind = S.cint[c, 3]
+    mu = 0.0
+    zd = 0.0
+    if kind == MOD_COULOMB:
+        mu = modified_coulomb(v_t, cf[C_MU_D], cf[C_V0], cf[C_V1])
+    elif kind == LUGRE:
+        zd, mu = lugre_rates(v_t, z, cf[C_MU_D], cf[C_MU_S], cf[C_SIGMA0], cf[C_SIGMA1],
+                             cf[C_SIGMA2], cf[C_V_S])
+    F = -mu * N
+    out[o + OC_N] = N
+    out[o + OC_FT] = F
+    out[o + OC_ZDOT] = zd
     for i in range(nq):
-        Xw[i, 0] = dy[nq + i]
-    m = 0                                        # active constraint rows
-    out[O_RANK] = 0.0
-    for c in range(nc):
-        o = O_C0 + NOC * c
-        gap, v_n, v_t, sc, a_n, a_t = contact_rows_into(c, q, qd, S, ws, WN[c], WT[c])
-        cf = S.cflt[c]
-        md = int(par[4 * c + D_MODE])
-        kind = S.cint[c, 3]
-        z = y[iz + c]
-        out[o + OC_GAP] = gap
-        out[o + OC_VN] = v_n
-        out[o + OC_VT] = v_t
-        out[o + OC_S] = sc
-        out[o + OC_AN] = a_n
-        out[o + OC_AT] = a_t
-        out[o + OC_N] = 0.0
-        out[o + OC_FT] = 0.0
-        out[o + OC_RATIO] = 0.0
-        out[o + OC_ZDOT] = 0.0
-        if S.cint[c, 2] == PENALTY:
-            if md != FREE:
-                N, raw = normal_force(gap, v_n, cf[C_K], cf[C_N], cf[C_D], cf[C_C],
-                                      par[4 * c + D_VIN])
-                mu = 0.0
-                zd = 0.0
-                if kind == MOD_COULOMB:
-                    mu = modified_coulomb(v_t, cf[C_MU_D], cf[C_V0], cf[C_V1])
-                elif kind == LUGRE:
-                    zd, mu = lugre_rates(v_t, z, cf[C_MU_D], cf[C_MU_S], cf[C_SIGMA0],
-                                         cf[C_SIGMA1], cf[C_SIGMA2], cf[C_V_S])
-                F = -mu * N
-                out[o + OC_N] = N
-                out[o + OC_FT] = F
-                out[o + OC_ZDOT] = zd
-                for i in range(nq):
-                    Xw[i, 0] += WN[c, i] * N + WT[c, i] * F
-        elif md != FREE:
-            cfr, zd = _friction_ratio(kind, md, v_t, z, cf, par[4 * c + D_DIR])
-            out[o + OC_ZDOT] = zd
-            out[o + OC_RATIO] = cfr
-            chi, beta = S.gflt[0], S.gflt[1]
-            if mult == 1:                # the ideal constraint (no stabilisation): mode selection
-                chi, beta = 0.0, 0.0
-            for i in range(nq):
-                G[m, i] = WN[c, i] + cfr * WT[c, i]
-                A[m, i] = WN[c, i]
-            r[m] = -a_n - 2.0 * chi * v_n - beta * beta * gap
-            act[m] = c
-            kin[m] = 0
-            m += 1
-            if md == STICK:
-                for i in range(nq):
-                    G[m, i] = WT[c, i]
-                    A[m, i] = WT[c, i]
-                r[m] = -a_t - 2.0 * chi * v_t - beta * beta * (sc - par[4 * c + D_SSTAR])
-                act[m] = c
-                kin[m] = 1
-                m += 1
-    # M^-1 [Q | G^T]
+        Xw[i, 0] += WN[c, i] * N + WT[c, i] * F
+
+
+@inlined
+def _constraint_rows(c, md, m, gap, v_n, v_t, sc, a_n, a_t, z, cf, par, S, WN, WT, G, A, r, act,
+                     kin, out, nq):
+    """Append the constraint rows of the closed point ``c`` (normal; tangential in STICK) with
+    their Baumgarte targets; returns the new number of rows."""
+    o = O_C0 + NOC * c
+    cfr, zd = _friction_ratio(S.cint[c, 3], md, v_t, z, cf, par[4 * c + D_DIR])
+    out[o + OC_ZDOT] = zd
+    out[o + OC_RATIO] = cfr
+    chi, beta = S.gflt[0], S.gflt[1]
+    for i in range(nq):
+        G[m, i] = WN[c, i] + cfr * WT[c, i]
+        A[m, i] = WN[c, i]
+    r[m] = -a_n - 2.0 * chi * v_n - beta * beta * gap
+    act[m] = c
+    kin[m] = 0
+    m += 1
+    if md == STICK:
+        for i in range(nq):
+            G[m, i] = WT[c, i]
+            A[m, i] = WT[c, i]
+        r[m] = -a_t - 2.0 * chi * v_t - beta * beta * (sc - par[4 * c + D_SSTAR])
+        act[m] = c
+        kin[m] = 1
+        m += 1
+    return m
+
+
+@inlined
+def _solve_into(m, nq, Mw, Xw, G, A, r, Sm, lam_, perm, act, kin, out):
+    """q'' into ``Xw[:, 0]`` with the ``m`` constraint rows solved together: X = M^-1 [Q | G^T],
+    S lambda = r - A X_Q; the multipliers into the points' outputs (N, F_t, ratio)."""
     for k in range(m):
         for i in range(nq):
             Xw[i, 1 + k] = G[k, i]
     solve_into(Mw, Xw, 1 + m)
-    if m > 0:
-        for k in range(m):
-            v = r[k]
-            for i in range(nq):
-                v -= A[k, i] * Xw[i, 0]
-            Sm[k, m] = v
-            for l in range(m):
-                s = 0.0
-                for i in range(nq):
-                    s += A[k, i] * Xw[i, 1 + l]
-                Sm[k, l] = s
-        for k in range(m):
-            lam_[k] = Sm[k, m]
-        out[O_RANK] = solve_rank_into(Sm[:m, :m], lam_[:m], perm, RANK_TOL)
+    if m == 0:
+        return
+    for k in range(m):
+        v = r[k]
         for i in range(nq):
-            v = Xw[i, 0]
-            for l in range(m):
-                v += Xw[i, 1 + l] * lam_[l]
-            Xw[i, 0] = v
-        for k in range(m):
-            o = O_C0 + NOC * act[k]
-            lam = lam_[k]
-            if kin[k] == 0:
-                out[o + OC_N] = lam
-                if not (k + 1 < m and act[k + 1] == act[k] and kin[k + 1] == 1):
-                    out[o + OC_FT] = out[o + OC_RATIO] * lam
-            else:
-                out[o + OC_FT] = lam
-                nn = out[o + OC_N]
-                out[o + OC_RATIO] = -lam / nn if nn != 0.0 else 0.0
+            v -= A[k, i] * Xw[i, 0]
+        Sm[k, m] = v
+        for l in range(m):
+            s = 0.0
+            for i in range(nq):
+                s += A[k, i] * Xw[i, 1 + l]
+            Sm[k, l] = s
+    for k in range(m):
+        lam_[k] = Sm[k, m]
+    out[O_RANK] = solve_rank_into(Sm[:m, :m], lam_[:m], perm, RANK_TOL)
     for i in range(nq):
-        dy[i] = qd[i]
-        dy[nq + i] = Xw[i, 0]
-    # the accelerations of the gaps and slips with these q'', and the event functions
+        v = Xw[i, 0]
+        for l in range(m):
+            v += Xw[i, 1 + l] * lam_[l]
+        Xw[i, 0] = v
+    for k in range(m):
+        o = O_C0 + NOC * act[k]
+        lam = lam_[k]
+        if kin[k] == 0:
+            out[o + OC_N] = lam
+            if not (k + 1 < m and act[k + 1] == act[k] and kin[k + 1] == 1):
+                out[o + OC_FT] = out[o + OC_RATIO] * lam
+        else:
+            out[o + OC_FT] = lam
+            nn = out[o + OC_N]
+            out[o + OC_RATIO] = -lam / nn if nn != 0.0 else 0.0
+
+
+@inlined
+def _rates_and_events(y, par, S, WN, WT, dy, out, nq, nc):
+    """With q'' in ``dy``: each point's Psi'' and s'', the rates of z and of the works, and the
+    event functions; the modal damping's power."""
+    iz = 2 * nq
     pd = 0.0
     for b in range(S.bint.shape[0]):
-        ith = S.bint[b, J_ITH]
-        pd += damping_power(y, nq + ith, S.bodies[b])
+        pd += damping_power(y, nq + S.bint[b, J_ITH], S.bodies[b])
     out[O_PD] = pd
     for c in range(nc):
         o = O_C0 + NOC * c
@@ -238,18 +216,71 @@ def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T
         out[e0 + EV_STICK] = lim * abs(N) - abs(F)
         out[e0 + EV_SLIP] = par[4 * c + D_DIR] * out[o + OC_VT]
     dy[iz + 3 * nc] = -pd
+
+
+@inlined
+def _energies_into(q, S, R, out):
+    """V_E (with the axial part) and V_G [J] of all bodies into ``out``."""
+    ve = 0.0
+    vg = 0.0
+    for b in range(S.bint.shape[0]):
+        ith = S.bint[b, J_ITH]
+        nf = S.bint[b, J_NF]
+        e1, e2, e3 = potential_energies(q[ith:ith + 1 + nf], S.bpar[b], S.bodies[b])
+        ve += e1 + e2
+        vg += e3 + S.bflt[b, B_MASS] * S.bpar[b, P_G0] * R[b, 1]
+    out[O_VE] = ve
+    out[O_VG] = vg
+
+
+@hot
+def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T):
+    """dy/dt and the outputs of the phase whose contact modes are in ``par``, at (t, y), written
+    into ``dy`` and ``out``; returns T = q'^T M q' / 2 if ``want_T``.  ``mode``, ``model`` and
+    ``mult`` are the single-body kernel's arguments (the integrator passes them), unused here."""
+    WN, WT, G, A, Sm, r, act, kin = ws[13], ws[14], ws[15], ws[16], ws[17], ws[18], ws[19], ws[20]
+    nq = S.nq
+    nc = S.cint.shape[0]
+    q = y[:nq]
+    qd = y[nq:2 * nq]
+    mass_forces_into(q, qd, S, ws, Mw, dy[nq:2 * nq])      # Q, kept in dy until q'' is known
+    T = 0.0
+    if want_T:
+        for i in range(nq):
+            for j in range(nq):
+                T += 0.5 * qd[i] * Mw[i, j] * qd[j]
+    for i in range(nq):
+        Xw[i, 0] = dy[nq + i]
+    m = 0                                        # active constraint rows
+    out[O_RANK] = 0.0
+    for c in range(nc):
+        o = O_C0 + NOC * c
+        gap, v_n, v_t, sc, a_n, a_t = contact_rows_into(c, q, qd, S, ws, WN[c], WT[c])
+        md = int(par[4 * c + D_MODE])
+        z = y[2 * nq + c]
+        out[o + OC_GAP] = gap
+        out[o + OC_VN] = v_n
+        out[o + OC_VT] = v_t
+        out[o + OC_S] = sc
+        out[o + OC_AN] = a_n
+        out[o + OC_AT] = a_t
+        out[o + OC_N] = 0.0
+        out[o + OC_FT] = 0.0
+        out[o + OC_RATIO] = 0.0
+        out[o + OC_ZDOT] = 0.0
+        if S.cint[c, 2] == PENALTY:
+            _penalty_into(c, md, gap, v_n, v_t, z, S.cflt[c], par, S, WN, WT, Xw, out, nq)
+        elif md != FREE:
+            m = _constraint_rows(c, md, m, gap, v_n, v_t, sc, a_n, a_t, z, S.cflt[c], par, S, WN,
+                                 WT, G, A, r, act, kin, out, nq)
+    _solve_into(m, nq, Mw, Xw, G, A, r, Sm, ws[21], ws[22], act, kin, out)
+    for i in range(nq):
+        dy[i] = qd[i]
+        dy[nq + i] = Xw[i, 0]
+    _rates_and_events(y, par, S, WN, WT, dy, out, nq, nc)
     if want_T:
         out[O_T] = T
-        ve = 0.0
-        vg = 0.0
-        for b in range(S.bint.shape[0]):
-            ith = S.bint[b, J_ITH]
-            nf = S.bint[b, J_NF]
-            e1, e2, e3 = potential_energies(q[ith:ith + 1 + nf], S.bpar[b], S.bodies[b])
-            ve += e1 + e2
-            vg += e3 + S.bflt[b, B_MASS] * S.bpar[b, P_G0] * R[b, 1]
-        out[O_VE] = ve
-        out[O_VG] = vg
+        _energies_into(q, S, ws[0], out)
     return T
 
 

@@ -220,7 +220,7 @@ class SystemResult:
         out.sort(key=lambda r: (r["t_start"], r["contact"]))
         return out
 
-    # ------------------------------------------------------------------ as the parameter studies read a result
+    # ------------------------------------------------------------------ for the parameter studies
     @property
     def audit_residual_max(self) -> float:
         return self.audit()["max_residual"]

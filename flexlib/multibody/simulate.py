@@ -107,12 +107,10 @@ class SystemSimulator:
         self._out = np.zeros(K.NOUT)
 
     # ------------------------------------------------------------------ evaluation
-    def evaluate(self, t, y, disc, ideal=False):
-        """(dy, out) at (t, y) with the discrete state ``disc`` (copies); ``ideal``: the constraint
-        forces without the Baumgarte stabilisation terms."""
+    def evaluate(self, t, y, disc):
+        """(dy, out) at (t, y) with the discrete state ``disc`` (copies)."""
         ws, Mw, Xw = self._ws
-        K.phase_eval_into(float(t), y, 0, 0, int(ideal), disc, self.S, ws, Mw, Xw, self._dy,
-                          self._out, True)
+        K.phase_eval_into(float(t), y, 0, 0, 0, disc, self.S, ws, Mw, Xw, self._dy, self._out, True)
         return self._dy.copy(), self._out.copy()
 
     def contact_values(self, out, c):
