@@ -252,6 +252,16 @@ def _jump_marks(ax, result, name, style, y):
                 label=f"{style['label']}: velocity jumps ({len(tj)})")
 
 
+def _finish(fig, bottom, window, title):
+    """The shared last touches of a time-history figure: the time axis label on the ``bottom``
+    axes, the window, the title."""
+    bottom.set_xlabel("time t [s]")
+    if window is not None:
+        bottom.set_xlim(*window)
+    fig.suptitle(title, fontsize=10)
+    return fig
+
+
 def fig_contact_forces(runs, points=None, window=None, title=None):
     """The normal force N(t) [N] of every contact point (one axes per point), the runs overlaid;
     a constraint run's velocity jumps are marked with triangles (their force is an impulse)."""
@@ -274,11 +284,8 @@ def fig_contact_forces(runs, points=None, window=None, title=None):
         ax.set_ylabel(f"N at {p} [N]")
         ax.grid(True, lw=0.3)
         ax.legend(fontsize=7, loc="upper right")
-    axes[-1, 0].set_xlabel("time t [s]")
-    if window is not None:
-        axes[-1, 0].set_xlim(*window)
-    fig.suptitle(title or "Contact forces: normal force per contact point", fontsize=10)
-    return fig
+    return _finish(fig, axes[-1, 0], window,
+                   title or "Contact forces: normal force per contact point")
 
 
 def fig_contact_map(runs, window=None, title=None):
@@ -312,11 +319,8 @@ def fig_contact_map(runs, window=None, title=None):
         ax.grid(True, axis="x", lw=0.3)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7, loc="upper right")
-    axes[-1, 0].set_xlabel("time t [s]")
-    if window is not None:
-        axes[-1, 0].set_xlim(*window)
-    fig.suptitle(title or "Contact map: bars while a point is closed", fontsize=10)
-    return fig
+    return _finish(fig, axes[-1, 0], window,
+                   title or "Contact map: bars while a point is closed")
 
 
 def _shade(ax, result, window):
@@ -348,11 +352,8 @@ def fig_theta_dot(runs, bodies=None, window=None, title=None):
         ax.set_ylabel(f"θ̇ of {b} [rad/s]")
         ax.grid(True, lw=0.3)
         ax.legend(fontsize=7, loc="best")
-    axes[-1, 0].set_xlabel("time t [s]")
-    if window is not None:
-        axes[-1, 0].set_xlim(*window)
-    fig.suptitle(title or "Angular rates of the links", fontsize=10)
-    return fig
+    return _finish(fig, axes[-1, 0], window,
+                   title or "Angular rates of the links")
 
 
 def fig_deflection(runs, where, window=None, title=None):
@@ -375,11 +376,8 @@ def fig_deflection(runs, where, window=None, title=None):
         ax.set_ylabel(f"v at {name} [mm]")
         ax.grid(True, lw=0.3)
         ax.legend(fontsize=7, loc="best")
-    axes[-1, 0].set_xlabel("time t [s]")
-    if window is not None:
-        axes[-1, 0].set_xlim(*window)
-    fig.suptitle(title or "Deflection of the links in their floating frames", fontsize=10)
-    return fig
+    return _finish(fig, axes[-1, 0], window,
+                   title or "Deflection of the links in their floating frames")
 
 
 def fig_energy(runs, title=None):
