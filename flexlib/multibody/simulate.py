@@ -132,6 +132,16 @@ class SystemSimulator:
             contact_rows_into(c, q, qd, self.S, ws, Wn[c], Wt[c])
         return M, Wn, Wt
 
+    def delassus(self, y, points):
+        """(M, G, X) at the state ``y`` for the contact points ``points`` (indices): the
+        Delassus matrix G = W_n M^-1 W_n^T of their normal rows, whose entry G_ij is the normal
+        velocity that a unit normal impulse at point j gives point i, and X = M^-1 W_n^T, the
+        velocity change per unit impulse."""
+        M, Wn, _ = self.rows(y)
+        Wp = Wn[list(points)]
+        X = np.linalg.solve(M, Wp.T)
+        return M, Wp @ X, X
+
     # ------------------------------------------------------------------ phases
     def _events(self, disc):
         active = np.zeros(K.NEV, dtype=np.bool_)
@@ -188,7 +198,9 @@ class SystemSimulator:
             if law.method == "penalty":
                 disc[4 * c + K.D_VIN] = law.v_zeno
         disc = self._start(t, y, disc, log)
-        n_events = 0
+        n_events = 0            # events of the present cluster (events closer than t_cluster)
+        t_last = -math.inf
+        t_first = 0.0
         while t < self.t_end:
             sol = self._phase(t, y, disc)
             log.phases.append(Phase(sol, disc.copy(), len(log.jumps)))
@@ -198,11 +210,16 @@ class SystemSimulator:
                                   list(range(self.nc)), log, wall0)
             if sol.status == 0:
                 break
+            if t - t_last > self.solver.t_cluster:
+                n_events, t_first = 0, t
             n_events += 1
+            t_last = t
             if n_events > self.solver.event_cap * max(self.nc, 1):
-                raise self._error(f"more than {self.solver.event_cap} events per contact point by "
-                                  f"t = {t:.9g} s (an accumulation of impacts)", t, disc,
-                                  list(range(self.nc)), log, wall0)
+                raise self._error(f"more than {self.solver.event_cap} events per contact point in "
+                                  f"one cluster of events from t = {t_first:.9g} s to "
+                                  f"t = {t:.9g} s (events closer than t_cluster = "
+                                  f"{self.solver.t_cluster:g} s to each other: an accumulation "
+                                  f"of impacts)", t, disc, list(range(self.nc)), log, wall0)
             y, disc = self._handle(t, y, disc, sol.event_mask, log, wall0)
         return SystemResult(self, log, time.perf_counter() - wall0)
 
@@ -282,10 +299,7 @@ class SystemSimulator:
         vn = np.array([self.contact_values(out, c)["v_n"] for c in pts])
         if not len(pts) or not (vn < -VN_TOL).any():
             return y
-        M, Wn, _ = self.rows(y)
-        Wp = Wn[pts]
-        X = np.linalg.solve(M, Wp.T)
-        G = Wp @ X
+        M, G, X = self.delassus(y, pts)
         e = np.array([self.laws[c].e if -vn[k] >= self.laws[c].v_zeno else 0.0
                       for k, c in enumerate(pts)])
         closed = vn >= -VN_TOL
@@ -324,6 +338,19 @@ class SystemSimulator:
         if abs(vt) <= law.Dv:
             return [(STICK, 0.0), (SLIP, 1.0), (SLIP, -1.0), (FREE, 0.0)]
         return [(SLIP, math.copysign(1.0, vt)), (FREE, 0.0)]
+
+    def _held_by_tolerance(self, combo, pts, vals, out):
+        """Whether ``combo`` is consistent only by a tolerance: a point in SLIP at rest
+        (|v_t| <= Dv) that does not accelerate in its direction of slip (a stick at the friction
+        limit), or a FREE point that neither separates nor accelerates away from its obstacle (it
+        is free only because a drift left it above the obstacle, and it falls back at once)."""
+        for c, (mode, sgn) in zip(pts, combo):
+            v = self.contact_values(out, c)
+            if mode == SLIP and abs(vals[c]["v_t"]) <= self.laws[c].Dv and sgn * v["a_t"] <= A_TOL:
+                return True
+            if mode == FREE and vals[c]["v_n"] <= VN_TOL and v["a_n"] < -A_TOL:
+                return True
+        return False
 
     def _select(self, t, y, disc, log, out, prefer=None, exclude=None):
         """Choose the modes of the closed points together (all others FREE); ``prefer`` maps a
@@ -381,10 +408,14 @@ class SystemSimulator:
         combo, (d, o) = sel.combo, sel.result
         if o[K.O_RANK] < _rows(combo) and sel.ambiguous:
             # redundant constraints (their multipliers are not unique): the first consistent
-            # combination, in the same priority order, whose constraints are independent
+            # combination, in the same priority order, whose constraints are independent and
+            # which holds without a tolerance (a body resting on two points otherwise "slips"
+            # at rest on one point, held at its friction limit by the other, or lets one point
+            # go free that falls back at once: either reopens at the first disturbance)
             for other in sel.consistent_combos:
                 d2, o2 = trial(other)
-                if o2[K.O_RANK] >= _rows(other):
+                if (o2[K.O_RANK] >= _rows(other)
+                        and not self._held_by_tolerance(other, pts, vals, o2)):
                     combo, d = other, d2
                     break
         if _rows(combo) > self.evaluate(t, y, d)[1][K.O_RANK]:
