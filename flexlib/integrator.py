@@ -371,6 +371,138 @@ def _dense_coefficients(K, y, y_new, f_new, h, full, Fn):
 # method) stay in this one compiled loop, because every separately compiled function that
 # calls the kernel re-optimizes the whole inlined right-hand side (~2 s of LLVM each on a cold
 # cache); the pure arithmetic (error norm, event sign changes, dense coefficients) is split out.
+def _phase_buffers(y0, arrs, cap):
+    """Every buffer of a phase's step loop, allocated once: the step times, sizes, states and
+    dense coefficients (``cap`` rows, grown as needed), the stages, the event flags, roots,
+    stage values and brackets, the state and its derivative at the step's start and end
+    (swapped after each accepted step), the outputs of the latest RHS evaluation, the event
+    values at both ends, the kernel's work arrays, the scratch of :func:`_event_at` and the
+    event state (NaN until an event)."""
+    ny = y0.shape[0]
+    y_event = np.empty(ny)
+    for k in range(ny):
+        y_event[k] = np.nan
+    return (np.empty(cap), np.empty(cap), np.empty((cap, ny)), np.empty((cap, 7, ny)),
+            np.empty((16, ny)), np.empty(ny), np.zeros(_NEV, dtype=np.bool_), np.empty(_NEV),
+            np.zeros((16, _NEV)), np.empty(_NEV), y0.copy(), np.empty(ny), np.empty(ny),
+            np.empty(ny), np.empty(_NOUT), np.empty(_NEV), np.empty(_NEV), _work_arrays(arrs),
+            (np.empty(ny), np.empty(_NOUT), np.empty(_NEV)), y_event)
+
+
+def _interior_candidate(G, g, active, direction):
+    """Whether an active event's value at a stage of the step has left the sign it had at the
+    step's start (a sign change inside the step that its ends do not show)."""
+    for i in range(g.shape[0]):
+        if active[i] and _stage_flip(G, 1, 11, i, g[i], direction[i]) < 1.0:
+            return True
+    return False
+
+
+def _initial_step(t0, y0, f, interval, rtol, atol, max_step, mode, model, mult, par, arrs, ws,
+                  yq, f1, out):
+    """The first step size (scipy's ``select_initial_step``, error estimator order 7); costs one
+    RHS evaluation (into ``f1``, ``out``)."""
+    ny = y0.shape[0]
+    scale = np.empty(ny)
+    for k in range(ny):
+        scale[k] = atol[k] + abs(y0[k]) * rtol
+    d0 = np.sqrt(_rms2(y0, scale) / ny)
+    d1 = np.sqrt(_rms2(f, scale) / ny)
+    h0 = 1e-6 if (d0 < 1e-5 or d1 < 1e-5) else 0.01 * d0 / d1
+    h0 = min(h0, interval)
+    for k in range(ny):
+        yq[k] = y0[k] + h0 * f[k]
+    _rhs(t0 + h0, yq, mode, model, mult, par, arrs, ws, f1, out)
+    for k in range(ny):
+        f1[k] -= f[k]
+    d2 = np.sqrt(_rms2(f1, scale) / ny) / h0
+    if d1 <= 1e-15 and d2 <= 1e-15:
+        h1 = max(1e-6, h0 * 1e-3)
+    else:
+        h1 = (0.01 / max(d1, d2)) ** (1.0 / 8.0)
+    return min(100.0 * h0, h1, interval, max_step)
+
+
+def _attempt_step(t, t_end, h_abs, min_step, y, f, K, yq, y_new, f_new, out, G, watch, atol, rtol,
+                  mode, model, mult, par, arrs, ws, epar, eoff):
+    """One accepted step from (t, y) (scipy's ``RungeKutta._step_impl``): tries steps, shrinking
+    after each rejection, until the error norm is below 1.  Returns ``(t_new, h, h_abs, tries,
+    failed, non_finite)``: ``h_abs`` the next step's size, ``tries`` the attempts made (each 12
+    RHS evaluations), ``failed`` when the step fell below ``min_step``."""
+    rejected = False
+    non_finite = False
+    tries = 0
+    t_new = t
+    h = 0.0
+    while True:
+        if h_abs < min_step:
+            return t_new, h, h_abs, tries, True, non_finite
+        t_new = t + h_abs
+        if t_new - t_end > 0.0:
+            t_new = t_end
+        h = t_new - t
+        h_abs = abs(h)
+        _put(K[0], f)
+        _rk_stages(t, h, y, K, yq, y_new, out, G, watch, 1, 13, mode, model, mult, par, arrs,
+                   ws, epar, eoff)
+        _put(f_new, K[12])
+        tries += 1
+        err = _error_norm(K, y, y_new, atol, rtol, h_abs)
+        if err < 1.0:
+            factor = MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)
+            if rejected:
+                factor = min(1.0, factor)
+            return t_new, h, h_abs * factor, tries, False, non_finite
+        if err != err:              # NaN: scipy's max(0.2, nan) is 0.2
+            non_finite = True
+            h_abs *= MIN_FACTOR
+        else:
+            h_abs *= max(MIN_FACTOR, SAFETY * err ** ERR_EXP)
+        rejected = True
+
+
+def _confirm_interior(t, h, Fn, y, yq, G, g, active, direction, hit, xb, mode, model, mult, par,
+                      arrs, epar, eoff, ws, scr):
+    """Confirm the interior candidates on the step's interpolant: for each active event, the
+    earliest stage time c at which it has left the sign it had at t, checked in the event's
+    direction (sets ``hit`` and the bracket end ``xb``); returns the event evaluations made."""
+    n_evt = 0
+    for i in range(_NEV):
+        if not active[i]:
+            continue
+        lo = 0.0
+        while True:
+            c = _stage_flip_after(G, lo, i, g[i], direction[i])
+            if c >= 1.0:
+                break
+            v = _event_at(t + c * h, i, t, h, Fn, y, yq, mode, model, mult, par, arrs, epar, eoff,
+                          ws, scr)
+            n_evt += 1
+            if _flips(g[i], v, direction[i]):
+                hit[i] = True
+                xb[i] = t + c * h
+                break
+            lo = c
+    return n_evt
+
+
+def _locate_events(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult, par, arrs, epar, eoff, ws,
+                   scr):
+    """Brent's method on the interpolant for every event that ``hit`` in [t, xb]: the roots into
+    ``roots`` (inf for the others); returns (earliest root or inf, event evaluations made)."""
+    t_hit = np.inf
+    n_evt = 0
+    for i in range(_NEV):
+        roots[i] = np.inf
+        if hit[i]:
+            r, ne = _brentq(i, t, xb[i], t, h, Fn, y, yq, mode, model, mult, par, arrs, epar, eoff,
+                            ws, scr)
+            n_evt += ne
+            roots[i] = r
+            t_hit = min(t_hit, r)
+    return t_hit, n_evt
+
+
 def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max_step, first_step,
                     active, direction, epar, eoff, max_steps, dense):
     """Integrate dy/dt = phase_eval(t, y, mode, model, mult, par, arrs)[0] from t0 to t_end.
@@ -393,36 +525,12 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     the bit mask of the events located at ``t_event`` (within EVENT_TIE); ``n_rhs`` the RHS
     evaluations of the steps, ``n_evt`` those of the event location, ``n_rej`` rejected steps.
     """
-    ny = y0.shape[0]
     cap = 64
-    ts = np.empty(cap)
-    hs = np.empty(cap)
-    ys = np.empty((cap, ny))
-    Fs = np.empty((cap, 7, ny))
-    K = np.empty((16, ny))
-    yq = np.empty(ny)
-    hit = np.zeros(_NEV, dtype=np.bool_)
-    roots = np.empty(_NEV)
-    G = np.zeros((16, _NEV))       # event values at the stage states of the current step
-    xb = np.empty(_NEV)            # right end of each event's bracket (t_new, or an interior point)
+    (ts, hs, ys, Fs, K, yq, hit, roots, G, xb, y, y_new, f, f_new, out, g, g_new, ws, scr,
+     y_event) = _phase_buffers(y0, arrs, cap)
     watch = False
     for i in range(_NEV):
         watch = watch or active[i]
-    # every buffer of the step loop is allocated here, once per phase: the state and its
-    # derivative at the step start and end (swapped after each accepted step), the outputs of
-    # the latest RHS evaluation, the event values at both ends, and the kernel's work arrays
-    y = y0.copy()
-    y_new = np.empty(ny)
-    f = np.empty(ny)
-    f_new = np.empty(ny)
-    out = np.empty(_NOUT)
-    g = np.empty(_NEV)
-    g_new = np.empty(_NEV)
-    ws = _work_arrays(arrs)
-    scr = (np.empty(ny), np.empty(_NOUT), np.empty(_NEV))     # scratch of _event_at
-    y_event = np.empty(ny)
-    for k in range(ny):
-        y_event[k] = np.nan
     t = t0
     ts[0] = t0
     _put(ys[0], y0)
@@ -437,31 +545,12 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         return 0, OK, ts[:1].copy(), hs[:0].copy(), ys[:1].copy(), Fs[:0].copy(), 0, t_event, \
             y_event, n_rhs, n_evt, n_rej
     _event_values_into(out, epar, eoff, g)
-    interval = t_end - t0
-    # ---- initial step (scipy select_initial_step, error estimator order 7)
     if first_step > 0.0:
-        h_abs = min(first_step, interval)
+        h_abs = min(first_step, t_end - t0)
     else:
-        scale = np.empty(ny)
-        for k in range(ny):
-            scale[k] = atol[k] + abs(y0[k]) * rtol
-        d0 = np.sqrt(_rms2(y0, scale) / ny)
-        d1 = np.sqrt(_rms2(f, scale) / ny)
-        h0 = 1e-6 if (d0 < 1e-5 or d1 < 1e-5) else 0.01 * d0 / d1
-        h0 = min(h0, interval)
-        for k in range(ny):
-            yq[k] = y0[k] + h0 * f[k]
-        f1 = scr[0]
-        _rhs(t0 + h0, yq, mode, model, mult, par, arrs, ws, f1, out)
+        h_abs = _initial_step(t0, y0, f, t_end - t0, rtol, atol, max_step, mode, model, mult, par,
+                              arrs, ws, yq, scr[0], out)
         n_rhs += 1
-        for k in range(ny):
-            f1[k] -= f[k]
-        d2 = np.sqrt(_rms2(f1, scale) / ny) / h0
-        if d1 <= 1e-15 and d2 <= 1e-15:
-            h1 = max(1e-6, h0 * 1e-3)
-        else:
-            h1 = (0.01 / max(d1, d2)) ** (1.0 / 8.0)
-        h_abs = min(100.0 * h0, h1, interval, max_step)
     status = 0
     code = OK
     while True:
@@ -477,37 +566,11 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             h_abs = max_step
         elif h_abs < min_step:
             h_abs = min_step
-        rejected = False
-        non_finite = False
-        failed = False
-        while True:
-            if h_abs < min_step:
-                failed = True
-                break
-            t_new = t + h_abs
-            if t_new - t_end > 0.0:
-                t_new = t_end
-            h = t_new - t
-            h_abs = abs(h)
-            _put(K[0], f)
-            _rk_stages(t, h, y, K, yq, y_new, out, G, watch, 1, 13, mode, model, mult, par, arrs,
-                       ws, epar, eoff)
-            _put(f_new, K[12])
-            n_rhs += 12
-            err = _error_norm(K, y, y_new, atol, rtol, h_abs)
-            if err < 1.0:
-                factor = MAX_FACTOR if err == 0.0 else min(MAX_FACTOR, SAFETY * err ** ERR_EXP)
-                if rejected:
-                    factor = min(1.0, factor)
-                h_abs *= factor
-                break
-            if err != err:              # NaN: scipy's max(0.2, nan) is 0.2
-                non_finite = True
-                h_abs *= MIN_FACTOR
-            else:
-                h_abs *= max(MIN_FACTOR, SAFETY * err ** ERR_EXP)
-            rejected = True
-            n_rej += 1
+        t_new, h, h_abs, tries, failed, non_finite = _attempt_step(
+            t, t_end, h_abs, min_step, y, f, K, yq, y_new, f_new, out, G, watch, atol, rtol, mode,
+            model, mult, par, arrs, ws, epar, eoff)
+        n_rhs += 12 * tries
+        n_rej += tries - 1 if not failed else tries
         if failed:
             status, code = -1, (NON_FINITE if non_finite else TOO_SMALL_STEP)
             break
@@ -520,11 +583,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         # within one step (e.g. N dipping below 0 for less than a step) shows no change between
         # the step's ends.  The stage states (free by-products of the step) are screened for
         # such a change; a candidate is confirmed on the 7th-order interpolant below.
-        interior = False
-        if watch and not any_hit:
-            for i in range(_NEV):
-                if active[i] and _stage_flip(G, 1, 11, i, g[i], direction[i]) < 1.0:
-                    interior = True
+        interior = watch and not any_hit and _interior_candidate(G, g, active, direction)
         # ---- dense output (scipy DOP853._dense_output_impl); without ``dense`` only for
         # steps that locate an event (or may hold an interior one), the others keep the cubic
         # Hermite part (F[3:] = 0)
@@ -535,42 +594,19 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             n_rhs += 3
         if n + 1 >= cap:
             cap *= 2
-            ts = _grow(ts, cap)
-            hs = _grow(hs, cap)
-            ys = _grow(ys, cap)
-            Fs = _grow(Fs, cap)
+            ts, hs, ys, Fs = _grow(ts, cap), _grow(hs, cap), _grow(ys, cap), _grow(Fs, cap)
         Fn = Fs[n]
         _dense_coefficients(K, y, y_new, f_new, h, full, Fn)
         hs[n] = h
         # ---- confirm interior candidates on the interpolant: the earliest stage time c at
         # which event i has left the sign it had at t, checked in the direction of the event
         if watch and not any_hit and full:
-            for i in range(_NEV):
-                if not active[i]:
-                    continue
-                lo = 0.0
-                while True:
-                    c = _stage_flip_after(G, lo, i, g[i], direction[i])
-                    if c >= 1.0:
-                        break
-                    v = _event_at(t + c * h, i, t, h, Fn, y, yq, mode, model, mult, par, arrs,
-                                  epar, eoff, ws, scr)
-                    n_evt += 1
-                    if _flips(g[i], v, direction[i]):
-                        hit[i] = True
-                        xb[i] = t + c * h
-                        break
-                    lo = c
+            n_evt += _confirm_interior(t, h, Fn, y, yq, G, g, active, direction, hit, xb, mode,
+                                       model, mult, par, arrs, epar, eoff, ws, scr)
         # ---- event location (solve_ivp handle_events; all events are terminal)
-        t_hit = np.inf
-        for i in range(_NEV):
-            roots[i] = np.inf
-            if hit[i]:
-                r, ne = _brentq(i, t, xb[i], t, h, Fn, y, yq, mode, model, mult, par, arrs, epar,
-                                eoff, ws, scr)
-                n_evt += ne
-                roots[i] = r
-                t_hit = min(t_hit, r)
+        t_hit, ne = _locate_events(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult, par, arrs,
+                                   epar, eoff, ws, scr)
+        n_evt += ne
         if t_hit < np.inf:
             for i in range(_NEV):
                 if roots[i] <= t_hit + EVENT_TIE:
@@ -622,10 +658,12 @@ _work_arrays = kernel.work_arrays
 _NOUT = kernel.NOUT
 _NEV = kernel.NEV
 COMPILED = bool(kernel.COMPILED)
-_INLINED = ("_rhs", "_event_at", "_brentq")
+_INLINED = ("_rhs", "_event_at", "_brentq", "_phase_buffers", "_initial_step",
+            "_attempt_step", "_confirm_interior", "_locate_events")
 # allocation-free, so compiled without reference counting (see kernel.NO_REFCOUNT)
 _HOT = ("_put", "_stage", "_rms2", "dense_point", "_stage_events", "_flips", "_stage_flip",
-        "_stage_flip_after", "_rk_stages", "_error_norm", "_active_events", "_dense_coefficients")
+        "_interior_candidate", "_stage_flip_after", "_rk_stages", "_error_norm", "_active_events",
+        "_dense_coefficients")
 _JITTED = _HOT + ("_grow", "integrate_phase", "dense_eval")
 if COMPILED:
     import numba as _nb
@@ -783,7 +821,8 @@ def specialize(kern):
         return _SPECIALIZED[key][1]
     g = dict(globals())
     g["_phase_eval_into"] = kern.phase_eval_into
-    names = ("_rhs", "_event_at", "_brentq", "_rk_stages", "integrate_phase")
+    names = ("_rhs", "_event_at", "_brentq", "_rk_stages", "_phase_buffers", "_initial_step",
+             "_attempt_step", "_confirm_interior", "_locate_events", "integrate_phase")
     if hasattr(kern, "event_values_into"):
         # another system: its own work arrays, outputs and event functions
         g.update(_work_arrays=kern.work_arrays, _event_values_into=kern.event_values_into,
