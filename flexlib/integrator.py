@@ -489,7 +489,8 @@ def _confirm_interior(t, h, Fn, y, yq, G, g, active, direction, hit, xb, mode, m
 def _locate_events(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult, par, arrs, epar, eoff, ws,
                    scr):
     """Brent's method on the interpolant for every event that ``hit`` in [t, xb]: the roots into
-    ``roots`` (inf for the others); returns (earliest root or inf, event evaluations made)."""
+    ``roots`` (inf for the others); returns (earliest root or inf, event evaluations made, bit
+    mask of the events whose root lies within EVENT_TIE of the earliest)."""
     t_hit = np.inf
     n_evt = 0
     for i in range(_NEV):
@@ -500,22 +501,27 @@ def _locate_events(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult, par, arrs
             n_evt += ne
             roots[i] = r
             t_hit = min(t_hit, r)
-    return t_hit, n_evt
+    mask = 0
+    if t_hit < np.inf:
+        for i in range(_NEV):
+            if roots[i] <= t_hit + EVENT_TIE:
+                mask |= 1 << i
+    return t_hit, n_evt, mask
 
 
 def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max_step, first_step,
                     active, direction, epar, eoff, max_steps, dense):
     """Integrate dy/dt = phase_eval(t, y, mode, model, mult, par, arrs)[0] from t0 to t_end.
 
-    ``arrs`` is the modal data, a :class:`flexlib.beam.KernelArrays` (``Simulator._arrs``);
-    ``atol`` an array (ny,); ``first_step <= 0`` selects the initial step like scipy; ``active`` (bool, NEV) and
+    ``arrs`` is the modal data, a :class:`flexlib.beam.KernelArrays`; ``atol`` an array (ny,);
+    ``first_step <= 0`` selects the initial step like scipy; ``active`` (bool, NEV) and
     ``direction`` (float, NEV) choose the terminal events among ``kernel.EVENT_NAMES``; ``epar``
     is the event parameter vector of :func:`flexlib.kernel.event_values` and ``eoff`` (NEV)
-    offsets subtracted from its values (event i watches ``event_values(out, epar)[i] =
-    eoff[i]``, e.g. CONTACT-ON at gap = floor < 0); ``max_steps`` bounds
-    the accepted steps; ``dense=True`` computes scipy's 7th-order interpolant on every step
-    (3 extra RHS evaluations), ``dense=False`` only on the step that locates an event (the
-    other steps keep the cubic Hermite interpolant of y, f at both ends: F[3:] = 0).
+    offsets subtracted from its values (event i watches ``event_values(out, epar)[i] = eoff[i]``,
+    e.g. CONTACT-ON at gap = floor < 0); ``max_steps`` bounds the accepted steps; ``dense=True``
+    computes scipy's 7th-order interpolant on every step (3 extra RHS evaluations),
+    ``dense=False`` only on the step that locates an event (the others keep the cubic Hermite
+    interpolant of y, f at both ends: F[3:] = 0).
 
     Returns ``(status, code, ts, hs, ys, Fs, ev_mask, t_event, y_event, n_rhs, n_evt, n_rej)``:
     status 0 (t_end reached), 1 (event) or -1 (failure, ``MESSAGES[code]``); ``ts`` (n+1) step
@@ -528,9 +534,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     cap = 64
     (ts, hs, ys, Fs, K, yq, hit, roots, G, xb, y, y_new, f, f_new, out, g, g_new, ws, scr,
      y_event) = _phase_buffers(y0, arrs, cap)
-    watch = False
-    for i in range(_NEV):
-        watch = watch or active[i]
+    watch = np.any(active)
     t = t0
     ts[0] = t0
     _put(ys[0], y0)
@@ -551,8 +555,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         h_abs = _initial_step(t0, y0, f, t_end - t0, rtol, atol, max_step, mode, model, mult, par,
                               arrs, ws, yq, scr[0], out)
         n_rhs += 1
-    status = 0
-    code = OK
+    status, code = 0, OK
     while True:
         if n >= max_steps:
             status, code = -1, MAX_STEPS
@@ -579,10 +582,8 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         any_hit = _active_events(g, g_new, active, direction, hit)
         for i in range(_NEV):
             xb[i] = t_new
-        # ---- interior sign changes: an event function that leaves its sign and comes back
-        # within one step (e.g. N dipping below 0 for less than a step) shows no change between
-        # the step's ends.  The stage states (free by-products of the step) are screened for
-        # such a change; a candidate is confirmed on the 7th-order interpolant below.
+        # ---- interior sign changes (e.g. N below 0 for less than a step), invisible at the
+        # step's ends: screened at the stage states, confirmed on the interpolant below
         interior = watch and not any_hit and _interior_candidate(G, g, active, direction)
         # ---- dense output (scipy DOP853._dense_output_impl); without ``dense`` only for
         # steps that locate an event (or may hold an interior one), the others keep the cubic
@@ -604,13 +605,11 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             n_evt += _confirm_interior(t, h, Fn, y, yq, G, g, active, direction, hit, xb, mode,
                                        model, mult, par, arrs, epar, eoff, ws, scr)
         # ---- event location (solve_ivp handle_events; all events are terminal)
-        t_hit, ne = _locate_events(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult, par, arrs,
-                                   epar, eoff, ws, scr)
+        t_hit, ne, mask = _locate_events(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult, par,
+                                         arrs, epar, eoff, ws, scr)
         n_evt += ne
         if t_hit < np.inf:
-            for i in range(_NEV):
-                if roots[i] <= t_hit + EVENT_TIE:
-                    ev_mask |= 1 << i
+            ev_mask |= mask
             t_event = t_hit
             dense_point(Fn, y, (t_hit - t) / h, y_event)
             if t_hit != t:          # solve_ivp drops the step when the root is at its start

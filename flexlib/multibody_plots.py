@@ -1,6 +1,7 @@
-"""Figures of multibody runs (:class:`flexlib.multibody.result.SystemResult`): snapshots of the
-deformed links, contact forces and the contact map per point, angular rates, deflections and the
-energy books.
+"""Figures of multibody runs (:class:`flexlib.multibody.result.SystemResult`).
+
+Snapshots of the deformed links, contact forces and the contact map per point, angular rates,
+deflections and the energy books.
 
 Every figure function takes ``runs``: a dict {legend label: SystemResult} (or one result) and
 returns a Matplotlib figure.  The colour and dash pattern of a curve come from the run's contact

@@ -1,5 +1,6 @@
-"""The event-driven hybrid simulator: FREE / CONTACT / STICK / SLIP
-(docs/model.md, "The state machine").
+"""The event-driven hybrid simulator of the paper's cases: FREE / CONTACT / STICK / SLIP.
+
+docs/model.md, "The state machine".
 
 Each phase is a smooth ODE integrated by :func:`scipy.integrate.solve_ivp` until its first
 terminal event; the event's action (velocity jump, contact-mode selection, z reset, ...) is

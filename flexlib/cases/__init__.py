@@ -1,5 +1,7 @@
-"""The systems flexlib ships, one module each: a case is an :class:`Option` table, a default model
-and run time, and a function that builds its :class:`~flexlib.multibody.system.System`.
+"""The multibody cases flexlib ships, one module each, and how to build and run them by name.
+
+A case is an :class:`Option` table, a default model and run time, and a function that builds its
+:class:`~flexlib.multibody.system.System`.
 
 Adding a case is writing one module like :mod:`flexlib.cases.double_pendulum` and listing it in
 :data:`CASES`; nothing else in the library knows which case runs.

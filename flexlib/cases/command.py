@@ -1,6 +1,7 @@
-"""The command line of the multibody cases: ``simulate`` and ``compare`` with ``--case
-double-pendulum`` or ``--case falling-beam`` (the options are those of the paper's cases plus
-the case's own, listed in ``python -m flexlib simulate --help``)."""
+"""The command line of the multibody cases (``simulate`` and ``compare``).
+
+``--case double-pendulum`` or ``--case falling-beam``; the options are those of the paper's cases
+plus the case's own, listed in ``python -m flexlib simulate --help``."""
 from __future__ import annotations
 
 import json

@@ -1,5 +1,7 @@
-"""Flexible multibody systems: bodies, joints, obstacles and contact points as data, their
-equations by the velocity transformation, and their event-driven simulation."""
+"""Flexible multibody systems: bodies, joints, obstacles and contact points as data.
+
+Their equations come from the velocity transformation, their runs from an event-driven
+simulation."""
 from .system import (Body, ContactLaws, ContactPoint, FreeJoint, GroundHinge, HalfPlane, Hinge,
                      System)
 from .simulate import SystemSimulationError, SystemSimulator

@@ -1,5 +1,6 @@
-"""The result of a system's run: states from the integrator's interpolant, histories per body
-and per contact point, impacts per point and the energy books.
+"""The result of a system's run: histories, impacts per point and the energy books.
+
+States come from the integrator's interpolant; histories are per body and per contact point.
 
 The energy audit is E(t) - E(0) = sum over points of (W_N + W_F) + W_d + sum of the jumps'
 kinetic-energy changes, with E = T + V_E + V_G, W_N and W_F the work of each point's normal and
@@ -103,7 +104,7 @@ class SystemResult:
     def frame_origins(self, Y):
         """The bodies' frame origins R and their rates (len(Y), nb, 2) [m, m/s]."""
         from .assembly import transform_into
-        ws = self.sim._ws[0]
+        ws = self.sim.work[0]
         nb = len(self.system.bodies)
         R = np.empty((len(Y), nb, 2))
         Rd = np.empty((len(Y), nb, 2))

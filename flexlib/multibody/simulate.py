@@ -90,7 +90,8 @@ def _rows(combo):
 
 
 class SystemSimulator:
-    """Simulates a :class:`~flexlib.multibody.system.System` over [0, t_end] s."""
+    """Simulates a :class:`~flexlib.multibody.system.System` over [0, t_end] s.  ``S`` holds the
+    system's compiled arrays, ``work`` the kernel's work arrays (reused by every evaluation)."""
 
     def __init__(self, system: System, t_end: float, solver: SolverSettings | None = None):
         self.system = system
@@ -102,14 +103,14 @@ class SystemSimulator:
         self.names = [c.name for c in system.contacts]
         self.laws = [c.laws for c in system.contacts]
         self._integrate = integrator.specialize(K)
-        self._ws = K.work_arrays(self.S)
+        self.work = K.work_arrays(self.S)
         self._dy = np.zeros(2 * self.nq + 3 * self.nc + 1)
         self._out = np.zeros(K.NOUT)
 
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, t, y, disc):
         """(dy, out) at (t, y) with the discrete state ``disc`` (copies)."""
-        ws, Mw, Xw = self._ws
+        ws, Mw, Xw = self.work
         K.phase_eval_into(float(t), y, 0, 0, 0, disc, self.S, ws, Mw, Xw, self._dy, self._out, True)
         return self._dy.copy(), self._out.copy()
 
@@ -121,7 +122,7 @@ class SystemSimulator:
     def rows(self, y):
         """(M, W_n (nc, nq)) at the state ``y``."""
         from .assembly import contact_rows_into, mass_forces_into
-        ws = self._ws[0]
+        ws = self.work[0]
         M = np.zeros((self.nq, self.nq))
         Q = np.zeros(self.nq)
         q, qd = y[:self.nq].copy(), y[self.nq:2 * self.nq].copy()
