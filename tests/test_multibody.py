@@ -375,8 +375,8 @@ def test_end_to_end_impact_coupling_of_the_flexible_beam_alternates_with_the_mod
 def test_micro_impact_trains_follow_the_sign_of_the_end_coupling():
     """The flat flexible landing on both ends, frictionless, e = 0, to 0.16 s: with N = 3 (an
     impulse at one end lifts the other) the ends take turns in a train of micro-impacts
-    (measured 1515 jumps in 0.14-0.16 s); with N = 4 (it presses the other down) there are few
-    (measured 22).  The sign is not the whole story: N = 1 (G_12 > 0, one symmetric bending
+    (measured 1527 jumps in 0.14-0.16 s); with N = 4 (it presses the other down) there are few
+    (measured 14).  The sign is not the whole story: N = 1 (G_12 > 0, one symmetric bending
     mode) lands with one jump; notebook 11 shows N = 0-6."""
     n = {N: len(simulate("falling-beam", model="frictionless", n_modes=N, h0=0.1,
                          t_end=0.16).log.jumps) for N in (3, 4)}
@@ -425,30 +425,17 @@ def _bounces(e, t_end=0.6):
 def test_bouncing_rigid_rod_follows_the_reference():
     """theta0 = 0.1, e = 0.5: the sequence of single-point impacts (which end, when, impulse) is
     the event-driven reference's up to the first approach slower than 2 v_zeno (the library
-    takes approaches slower than v_zeno as plastic, the reference does not); measured: the first 4 agree to 2e-15 s (impulses 1e-14), later ones to 1e-6 s
-    (impulses 4e-4: see the next test)."""
+    takes approaches slower than v_zeno as plastic, the reference does not); measured: all 9
+    agree to 2e-15 s, impulses to 3e-13, including the 5th, where P2 lands again right after
+    its own rebound (a leaving point is watched at the obstacle itself once it is clear)."""
     r, rr = _bounces(0.5)
     refs = list(itertools.takewhile(lambda im: abs(im.v_minus).max() >= 2e-2, rr.impacts))
     assert len(refs) == 9
+    assert r.log.jumps[4].points == ["P2"] and refs[4].points == (1,) == refs[3].points
     for j, im in zip(r.log.jumps, refs):
         assert [int(p[1]) - 1 for p in j.points] == list(im.points)
-        assert j.t == pytest.approx(im.t, abs=2e-6)
-        np.testing.assert_allclose(j.impulses, im.impulses, rtol=1e-3)
-    for j, im in zip(r.log.jumps[:4], refs[:4]):
         assert j.t == pytest.approx(im.t, abs=1e-12)
-        np.testing.assert_allclose(j.impulses, im.impulses, rtol=1e-12)
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "a point that leaves its obstacle after an impact starts the next phase with its gap event "
-    "offset GAP_FLOOR = 1e-8 m below the surface (SystemSimulator._offsets), and the offset "
-    "stays for the whole phase: when the same point comes back in that phase it lands 1e-8 m "
-    "deep, GAP_FLOOR/|v_n| late (3.66e-8 s at v_n = -0.273 m/s, the 5th impact here)"))
-def test_a_point_bouncing_twice_in_a_row_lands_on_time():
-    """The 5th impact (P2 again, right after P2's own rebound) at the reference's time, 1e-12 s."""
-    r, rr = _bounces(0.5, t_end=0.3)
-    assert r.log.jumps[4].points == ["P2"] and rr.impacts[4].points == (1,)
-    assert r.log.jumps[4].t == pytest.approx(rr.impacts[4].t, abs=1e-12)
+        np.testing.assert_allclose(j.impulses, im.impulses, rtol=1e-11)
 
 
 def test_rigid_penalty_drop_is_the_reference_penalty_rod():

@@ -42,6 +42,7 @@ VN_TOL = 1e-6         # m/s: a normal velocity below this (in magnitude) is zero
 GAP_FLOOR = 1e-8      # m: how far a free point resting at zero gap may sink before it is an impact
 A_TOL = 1e-8         # m/s^2: a slip starting from rest may accelerate this little against its direction
 N_FLOOR = 1e-9        # N: a closed point starting a phase with |N| below this separates at N = -N_FLOOR
+REARM_GAP = 1e-7      # m: a point leaving its obstacle this far is watched at the obstacle again
 
 
 class SystemSimulationError(RuntimeError):
@@ -162,20 +163,26 @@ class SystemSimulator:
         return active, direction
 
     def _offsets(self, t, y, disc):
-        """Event offsets: a free point that starts the phase at zero gap (resting on, or just
-        leaving, its obstacle) is watched for a gap GAP_FLOOR below its present one, so that the
-        phase does not start on its event surface and the constraint drift of its neighbours
-        (~1e-15 m) does not make it fire at once, again and again."""
+        """Event offsets and the phase's end: a free point that starts the phase at zero gap
+        (resting on, or just leaving, its obstacle) is watched for a gap GAP_FLOOR below its
+        present one, so that the phase does not start on its event surface and the constraint
+        drift of its neighbours (~1e-15 m) does not make it fire at once, again and again.  A
+        point leaving at v_n > VN_TOL ends the phase once it is REARM_GAP clear (after
+        REARM_GAP / v_n), so that the next phase watches it at the obstacle itself: a point that
+        bounces and comes back lands on time, not GAP_FLOOR deep.  Returns (offsets, end)."""
         eoff = np.zeros(K.NEV)
+        t_stop = self.t_end
         _, out = self.evaluate(t, y, disc)
         for c, law in enumerate(self.laws):
+            v = self.contact_values(out, c)
             if law.method == "constraint" and int(disc[4 * c]) == FREE:
-                gap = self.contact_values(out, c)["gap"]
-                if gap <= GAP_TOL:
-                    eoff[K.NEK * c + K.EV_GAP] = min(gap, 0.0) - GAP_FLOOR
-            elif law.method == "constraint" and abs(self.contact_values(out, c)["N"]) <= N_FLOOR:
+                if v["gap"] <= GAP_TOL:
+                    eoff[K.NEK * c + K.EV_GAP] = min(v["gap"], 0.0) - GAP_FLOOR
+                    if v["v_n"] > VN_TOL:
+                        t_stop = min(t_stop, t + REARM_GAP / v["v_n"])
+            elif law.method == "constraint" and abs(v["N"]) <= N_FLOOR:
                 eoff[K.NEK * c + K.EV_N] = -N_FLOOR         # a redundant point carrying nothing
-        return eoff
+        return eoff, t_stop
 
     def _phase(self, t, y, disc):
         active, direction = self._events(disc)
@@ -183,9 +190,10 @@ class SystemSimulator:
         closed = any(int(disc[4 * c]) != FREE for c in range(self.nc))
         max_step = s.max_step_contact if closed else s.max_step_free
         atol = np.full(len(y), s.atol)
-        res = self._integrate(float(t), y, self.t_end, 0, 0, 0, disc, self.S, max(s.rtol, 1e-13),
-                              atol, float(max_step), 0.0, active, direction, np.zeros(4),
-                              self._offsets(t, y, disc), int(s.max_steps_phase), True)
+        eoff, t_stop = self._offsets(t, y, disc)
+        res = self._integrate(float(t), y, float(t_stop), 0, 0, 0, disc, self.S,
+                              max(s.rtol, 1e-13), atol, float(max_step), 0.0, active, direction,
+                              np.zeros(4), eoff, int(s.max_steps_phase), True)
         return integrator.PhaseSolution(res)
 
     def run(self):
@@ -210,7 +218,7 @@ class SystemSimulator:
                 raise self._error(f"the integrator failed at t = {t:.9g} s: {sol.message}", t, disc,
                                   list(range(self.nc)), log, wall0)
             if sol.status == 0:
-                break
+                continue            # t_end, or a leaving point is clear of its obstacle
             if t - t_last > self.solver.t_cluster:
                 n_events, t_first = 0, t
             n_events += 1
