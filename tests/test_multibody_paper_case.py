@@ -38,8 +38,12 @@ def test_paper_case_as_a_one_body_system(model):
     res = mb.SystemSimulator(paper_system(model), T_END, case.solver).run()
     ref = fl.simulate(case, model, T_END)
     first, im = res.impacts[0], ref.impacts[0]
-    # the same instant of contact (the same flight, the same event location)
-    assert abs(first["t_start"] - im["t_start"]) < 1e-9
+    # the same flight and the same instant of contact, to the regression fingerprints' 1e-12
+    # (measured 2.4e-13 s; theta before the impact 6e-13 rad): M and Q are the same bits, the
+    # solves and the event location differ in round-off only
+    assert abs(first["t_start"] - im["t_start"]) <= 1e-12 * im["t_start"]
+    before = np.linspace(0.0, im["t_start"], 12)[:-1]
+    assert np.abs(res.history(before)["beam.theta"] - ref.sample(before, "theta")).max() < 1e-11
     # the single-beam solver clusters the episodes of one impact; the multibody result lists them
     episodes = [r for r in res.impacts if r["t_start"] <= im["t_end"] + 1e-9]
     assert abs(episodes[-1]["t_end"] - im["t_end"]) < 1e-6
@@ -47,6 +51,8 @@ def test_paper_case_as_a_one_body_system(model):
     assert total == pytest.approx(im["normal_impulse"], rel=1e-4)
     ts = np.linspace(0.0, T_END, 13)
     h = res.history(ts)
+    # after the impact the two event and mode-selection codes part by round-off that the
+    # contact amplifies (measured 3.1e-7 rad frictionless, 1.4e-7 rad hybrid Coulomb)
     assert np.abs(h["beam.theta"] - ref.sample(ts, "theta")).max() < 1e-6
     # the energy books close to the integration's accuracy (rtol = 1e-8; measured 1.8e-8 of E0
     # frictionless): W_N and W_F are integrated with the motion, so the residual is the
