@@ -32,7 +32,7 @@ njit = None             # numba.njit when numba is on
 # (tests/test_import_graph.py checks that each module compiling functions here is listed).
 COMPILED_MODULES = ("kernel", "beam", "contact", "constraint", "jump", "linalg", "friction",
                     "penalty", "layout", "models", "_jit", "multibody/assembly",
-                    "multibody/floating", "multibody/kernel")
+                    "multibody/floating", "multibody/kernel", "multibody/laws")
 
 
 def _source_stamp() -> str:

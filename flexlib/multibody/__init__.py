@@ -7,6 +7,8 @@ from .system import (Body, ContactLaws, ContactPoint, FreeJoint, GroundHinge, Ha
 from .simulate import SystemSimulationError, SystemSimulator
 from .result import SystemResult
 from .models import MODELS, laws_for
+from .laws import FrictionLaw
 
 __all__ = ["Body", "ContactLaws", "ContactPoint", "FreeJoint", "GroundHinge", "HalfPlane", "Hinge",
-           "System", "SystemSimulator", "SystemSimulationError", "SystemResult", "MODELS", "laws_for"]
+           "System", "SystemSimulator", "SystemSimulationError", "SystemResult", "MODELS", "laws_for",
+           "FrictionLaw"]

@@ -12,6 +12,10 @@ speed] per contact point.  Per point:
   -dir mu_d in Coulomb slip, -mu(z, v_t) for LuGre, 0 without friction); in STICK the tangential
   position is held the same way by a second multiplier F_t along W_t.
 
+A friction law from outside the package (:mod:`flexlib.multibody.laws`) is called through its
+address ``S.laddr[c]`` with the point's own parameters ``S.lpar[c]``: this code is compiled once
+for every such law.
+
 All active constraints are solved together: X = M^-1 [Q | G^T], S = A X_G, S lambda = r - A X_Q
 (the single-contact solves of :mod:`flexlib.constraint` are its 1- and 2-row cases).  The
 outputs per point (gap, v_n, v_t, s, N, F_t, Psi'', s'', the stick ratio -F_t / N) and the event
@@ -32,17 +36,19 @@ from ..layout import P_G0
 from ..linalg import solve_into, solve_rank_into
 from ..penalty import normal_force
 from .assembly import B_MASS, J_ITH, J_NF, contact_rows_into, mass_forces_into
+from .laws import law_at
 
 NC_MAX = 8                       # contact points per system (the size of the event vector)
 FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
 MODE_NAMES = ("FREE", "CONTACT", "STICK", "SLIP")
 # contact methods and friction laws (columns 2 and 3 of ``cint``)
 CONSTRAINT, PENALTY = 0, 1
-NO_FRICTION, COULOMB, LUGRE, MOD_COULOMB = 0, 1, 2, 3
-# columns of the contact float table ``cflt``
+# CUSTOM: a law from outside the package, at S.laddr[c], with its parameters S.lpar[c]
+NO_FRICTION, COULOMB, LUGRE, MOD_COULOMB, CUSTOM = 0, 1, 2, 3, 4
+# columns of the contact float table ``cflt`` (C_LIM: the friction ratio bounding a stick)
 (C_E, C_K, C_N, C_D, C_C, C_MU_D, C_MU_S, C_SIGMA0, C_SIGMA1, C_SIGMA2, C_V_S, C_V0, C_V1,
- C_DV) = range(14)
-NCFLT = 14
+ C_DV, C_LIM) = range(15)
+NCFLT = 15
 # the discrete state of a contact in ``par`` (4 per contact)
 D_MODE, D_DIR, D_SSTAR, D_VIN = range(4)
 # outputs: system values, then per contact NOC values, then the event functions
@@ -81,13 +87,16 @@ def work_arrays(S):
 
 
 @hot
-def _friction_ratio(kind, mode, v_t, z, cf, dirn):
-    """(c, z') of a constraint contact: F_t = c N in the mode ``mode``."""
+def _friction_ratio(c, kind, mode, v_t, z, cf, dirn, S):
+    """(c, z') of the constraint contact ``c``: F_t = c N in the mode ``mode``."""
     if kind == COULOMB and mode == SLIP:
         return -dirn * cf[C_MU_D], 0.0
     if kind == LUGRE and (mode == SLIP or mode == CONTACT):
         zd, mu = lugre_rates(v_t, z, cf[C_MU_D], cf[C_MU_S], cf[C_SIGMA0], cf[C_SIGMA1],
                              cf[C_SIGMA2], cf[C_V_S])
+        return -mu, zd
+    if kind == CUSTOM and (mode == SLIP or mode == CONTACT):
+        zd, mu = law_at(S.laddr[c])(v_t, z, dirn if mode == SLIP else 0.0, S.lpar[c])
         return -mu, zd
     return 0.0, 0.0
 
@@ -108,6 +117,8 @@ def _penalty_into(c, md, gap, v_n, v_t, z, cf, par, S, WN, WT, Xw, out, nq):
     elif kind == LUGRE:
         zd, mu = lugre_rates(v_t, z, cf[C_MU_D], cf[C_MU_S], cf[C_SIGMA0], cf[C_SIGMA1],
                              cf[C_SIGMA2], cf[C_V_S])
+    elif kind == CUSTOM:
+        zd, mu = law_at(S.laddr[c])(v_t, z, 0.0, S.lpar[c])
     F = -mu * N
     out[o + OC_N] = N
     out[o + OC_FT] = F
@@ -122,7 +133,7 @@ def _constraint_rows(c, md, m, gap, v_n, v_t, sc, a_n, a_t, z, cf, par, S, WN, W
     """Append the constraint rows of the closed point ``c`` (normal; tangential in STICK) with
     their Baumgarte targets; returns the new number of rows."""
     o = O_C0 + NOC * c
-    cfr, zd = _friction_ratio(S.cint[c, 3], md, v_t, z, cf, par[4 * c + D_DIR])
+    cfr, zd = _friction_ratio(c, S.cint[c, 3], md, v_t, z, cf, par[4 * c + D_DIR], S)
     out[o + OC_ZDOT] = zd
     out[o + OC_RATIO] = cfr
     chi, beta = S.gflt[0], S.gflt[1]
@@ -212,8 +223,7 @@ def _rates_and_events(y, par, S, WN, WT, dy, out, nq, nc):
         e0 = O_EV + NEK * c
         out[e0 + EV_GAP] = out[o + OC_GAP]
         out[e0 + EV_N] = N
-        lim = cf[C_MU_S] if S.cint[c, 3] == LUGRE else cf[C_MU_D]
-        out[e0 + EV_STICK] = lim * abs(N) - abs(F)
+        out[e0 + EV_STICK] = cf[C_LIM] * abs(N) - abs(F)
         out[e0 + EV_SLIP] = par[4 * c + D_DIR] * out[o + OC_VT]
     dy[iz + 3 * nc] = -pd
 

@@ -159,7 +159,7 @@ class SystemSimulator:
             else:
                 active[e0 + K.EV_N] = True
                 active[e0 + K.EV_STICK] = mode == STICK
-                active[e0 + K.EV_SLIP] = mode == SLIP and law.friction == "coulomb"
+                active[e0 + K.EV_SLIP] = mode == SLIP and law.uses_direction
         return active, direction
 
     def _offsets(self, t, y, disc):
@@ -339,9 +339,7 @@ class SystemSimulator:
 
     def _candidates(self, c, v):
         law = self.laws[c]
-        if law.friction == "none" or (law.friction == "lugre" and not law.can_stick):
-            return [(CONTACT, 0.0), (FREE, 0.0)]
-        if not law.can_stick:
+        if not law.sticks:
             return [(CONTACT, 0.0), (FREE, 0.0)]
         vt = v["v_t"]
         if abs(vt) <= law.Dv:
@@ -401,9 +399,8 @@ class SystemSimulator:
                 if mode == FREE:
                     ok.append(v["a_n"] >= -A_TOL or vals[c]["v_n"] > VN_TOL or v["gap"] > 0.0)
                 elif mode == STICK:
-                    lim = law.mu_s if law.friction == "lugre" else law.mu_d
                     ok.append(v["N"] >= -N_FLOOR
-                              and abs(vs["F_t"]) <= lim * vs["N"] * (1 + 1e-12) + N_FLOOR)
+                              and abs(vs["F_t"]) <= law.mu_lim * vs["N"] * (1 + 1e-12) + N_FLOOR)
                 elif mode == SLIP:
                     small = abs(vals[c]["v_t"]) <= law.Dv
                     ok.append(v["N"] >= -N_FLOOR and (not small or sgn * vs["a_t"] >= -A_TOL))

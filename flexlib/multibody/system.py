@@ -27,8 +27,9 @@ from ..beam import BeamModel, KernelArrays
 from ..layout import NPAR
 from ..params import BeamParams
 from .assembly import FREE_JOINT, GROUND_HINGE, PARENT_HINGE
-from .kernel import (C_C, C_D, C_DV, C_E, C_K, C_MU_D, C_MU_S, C_N, C_SIGMA0, C_SIGMA1, C_SIGMA2,
-                     C_V0, C_V1, C_V_S, CONSTRAINT, NC_MAX, NCFLT, PENALTY)
+from .kernel import (C_C, C_D, C_DV, C_E, C_K, C_LIM, C_MU_D, C_MU_S, C_N, C_SIGMA0, C_SIGMA1,
+                     C_SIGMA2, C_V0, C_V1, C_V_S, CONSTRAINT, CUSTOM, NC_MAX, NCFLT, PENALTY)
+from .laws import FrictionLaw, law_table
 
 __all__ = ["GroundHinge", "Hinge", "FreeJoint", "Body", "HalfPlane", "ContactLaws", "ContactPoint",
            "System", "SystemArrays"]
@@ -90,7 +91,11 @@ class ContactLaws:
     contact force N = K delta^n (1 + D delta'/delta'_in) + C delta', :mod:`flexlib.penalty`);
     ``friction``: ``"none"``, ``"coulomb"`` (stick/slip with ``can_stick``), ``"lugre"`` or
     ``"modified_coulomb"`` (penalty only); the friction parameters are those of
-    :class:`flexlib.params.CoulombParams` and :class:`flexlib.params.LuGreParams`."""
+    :class:`flexlib.params.CoulombParams` and :class:`flexlib.params.LuGreParams`.  Or
+    ``friction`` is a law from outside the package, a :class:`flexlib.multibody.laws.FrictionLaw`
+    (both methods; stick/slip with ``can_stick`` if the law has a stick limit), and
+    ``friction_params`` its own parameter values (a dict by name, or a sequence in its order),
+    checked against its ranges and stored in its order."""
     method: str = "constraint"
     friction: str = "none"
     can_stick: bool = False
@@ -109,6 +114,54 @@ class ContactLaws:
     sigma1: float = 1e2
     sigma2: float = 0.0
     v_s: float = 1e-3
+    friction_params: tuple = ()
+
+    def __post_init__(self):
+        if self.method not in ("constraint", "penalty"):
+            raise ValueError(f"parameter 'method' = {self.method!r} is invalid: valid range is one "
+                             f"of 'constraint', 'penalty'")
+        law = self.custom
+        if law is None:
+            if self.friction not in FRICTION_CODES:
+                raise ValueError(f"parameter 'friction' = {self.friction!r} is invalid: valid range "
+                                 f"is one of {', '.join(map(repr, FRICTION_CODES))} or a FrictionLaw")
+            if self.friction_params:
+                raise ValueError(f"parameter 'friction_params' = {self.friction_params!r} is "
+                                 f"invalid with the built-in friction {self.friction!r}: valid is ()")
+            return
+        if self.can_stick and not law.can_stick:
+            raise ValueError(f"parameter 'can_stick' = True is invalid with friction law "
+                             f"{law.name!r}: it has no stick limit (valid: False)")
+        object.__setattr__(self, "friction_params", law.values(self.friction_params))
+
+    @property
+    def custom(self) -> FrictionLaw | None:
+        """The law from outside the package, or None for a built-in friction."""
+        return self.friction if isinstance(self.friction, FrictionLaw) else None
+
+    @property
+    def code(self) -> int:
+        """The friction code of the compiled right-hand side."""
+        return CUSTOM if self.custom is not None else FRICTION_CODES[self.friction]
+
+    @property
+    def sticks(self) -> bool:
+        """The point switches between stick and slip."""
+        return self.can_stick and self.friction != "none"
+
+    @property
+    def uses_direction(self) -> bool:
+        """The slip force is set by the slip direction of the discrete state (its reversal is an
+        event): Coulomb, and a law from outside that may stick."""
+        return self.friction == "coulomb" or (self.custom is not None and self.can_stick)
+
+    @property
+    def mu_lim(self) -> float:
+        """The friction ratio |F_t| / N that a sticking point may reach."""
+        law = self.custom
+        if law is not None:
+            return self.friction_params[law.names.index(law.stick_limit)] if law.can_stick else 0.0
+        return self.mu_s if self.friction == "lugre" else self.mu_d
 
     def row(self) -> np.ndarray:
         """The contact's float row of :class:`SystemArrays` (``cflt``)."""
@@ -116,7 +169,7 @@ class ContactLaws:
         for col, v in ((C_E, self.e), (C_K, self.K), (C_N, self.n), (C_D, self.D), (C_C, self.C),
                        (C_MU_D, self.mu_d), (C_MU_S, self.mu_s), (C_SIGMA0, self.sigma0),
                        (C_SIGMA1, self.sigma1), (C_SIGMA2, self.sigma2), (C_V_S, self.v_s),
-                       (C_V0, self.v0), (C_V1, self.v1), (C_DV, self.Dv)):
+                       (C_V0, self.v0), (C_V1, self.v1), (C_DV, self.Dv), (C_LIM, self.mu_lim)):
             r[col] = v
         return r
 
@@ -146,6 +199,8 @@ class SystemArrays(NamedTuple):
     pflt: np.ndarray     # (npt, 1 + nmax + nmax^2 + namax) x, Phi(x), H(x), Psi(x)
     cint: np.ndarray     # (nc, 4) point, obstacle, method, friction law
     cflt: np.ndarray     # (nc, NCFLT) the contact laws' parameters
+    laddr: np.ndarray    # (nc,) the address of each point's law from outside, in this process (or 0)
+    lpar: np.ndarray     # (nc, n) the parameters of each point's law from outside
     oflt: np.ndarray     # (no, 4) obstacle origin [m] and unit normal
     gflt: np.ndarray     # (2,) Baumgarte chi, beta [1/s]
     nq: int
@@ -268,8 +323,7 @@ class System:
             if c.laws is None:
                 raise ValueError(f"contact {c.name!r} has no laws: give ContactPoint(laws=...) or a model")
             cint[k] = (len(points), obs.index(c.obstacle),
-                       CONSTRAINT if c.laws.method == "constraint" else PENALTY,
-                       FRICTION_CODES[c.laws.friction])
+                       CONSTRAINT if c.laws.method == "constraint" else PENALTY, c.laws.code)
             points.append((self.index(c.body), c.x))
             cflt[k] = c.laws.row()
         pflt = np.zeros((max(len(points), 1), 1 + nmax + nmax * nmax + namax))
@@ -287,12 +341,13 @@ class System:
         oflt = np.array([[*o.origin, *o.normal] for o in self.obstacles], float).reshape(-1, 4)
         c = np.ascontiguousarray
         arrs = [_kernel_arrays(m) for m in models]
+        laddr, lpar = law_table([(k.laws.custom, k.laws.friction_params) for k in self.contacts])
         return SystemArrays(
             # padded to NB_MAX entries, so that every system up to NB_MAX bodies has one type and
             # is compiled once (the padding is never read)
             bodies=tuple(arrs + [arrs[0]] * (NB_MAX - len(arrs))),
             bpar=c(np.array([m.kernel_params(tau_d=0.0) for m in models]).reshape(-1, NPAR)),
-            bint=bint, bflt=bflt, pint=pint, pflt=pflt, cint=cint, cflt=cflt,
+            bint=bint, bflt=bflt, pint=pint, pflt=pflt, cint=cint, cflt=cflt, laddr=laddr, lpar=lpar,
             oflt=c(oflt if len(oflt) else np.zeros((1, 4))),
             gflt=np.array([self.chi, self.beta], float), nq=len(names), nmax=nmax)
 
