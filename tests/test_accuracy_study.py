@@ -55,9 +55,9 @@ def test_a_known_perturbation_gives_its_size(record):
     run["impacts"][0]["energy_after"] *= 0.995           # impact 1 loses 0.5 % more
     run["impacts"][4]["normal_impulse"] *= 1.1           # impact 5 ten per cent more impulse
     run["impacts"][0]["peak_normal_force"] *= 0.8
-    run["theta"] = (np.asarray(run["theta"]) + 1e-3).tolist()
+    run["angles"]["theta"] = (np.asarray(run["angles"]["theta"]) + 1e-3).tolist()
     e = _errors(run, ref)
-    th = np.asarray(ref["theta"])
+    th = np.asarray(ref["angles"]["theta"])
     assert e["t_start"] == pytest.approx(0.02, rel=1e-9)
     assert e["t_start_1"] == 0.0
     assert e["energy_after"] == pytest.approx(0.005, rel=1e-9)
