@@ -225,3 +225,61 @@ def test_what_the_texts_say_about_the_integrators(stored):
         assert rows[m]["theta_diff"] < 1e-6          # the same solution
     cost = [f["cpu_per_s"] for f in sorted(s["flight_cost"], key=lambda f: f["elements"])]
     assert all(b > 4 * a for a, b in zip(cost, cost[1:]))
+
+
+# ------------------------------------------------------------------ what the study covers now
+def test_the_table_has_modal_nine_and_ten_and_the_local_mesh_grid(stored):
+    """Case 3.2's table: the assumed modes N = 2-10 and the partition's end region refined
+    (n_e = 1, 2, 4, 8 reduced to k = 2 local modes, 1, 2, 4 unreduced), both models."""
+    df, _ = stored
+    for model in acc.MODELS:
+        d = df[(df.model == model) & ~df.tight]
+        assert sorted(d[d.basis == "modal"].n_modes.astype(int)) == list(range(2, 11)), model
+        p = d[(d.basis == "partition") & (d.n_modes == 3) & (d.local_length == 0.4)]
+        assert set(p[p.local_modes == 2].elements.astype(int)) == {1, 2, 4, 8}
+        assert set(p[p.local_modes == 0].elements.astype(int)) == {1, 2, 4}
+    for rep in acc.representations():
+        assert ((df.label == acc.label(rep)) & ~df.tight).sum() == len(acc.MODELS), acc.label(rep)
+
+
+@pytest.mark.parametrize("study", list(acc.STUDIES.values()), ids=list(acc.STUDIES))
+def test_the_stored_reference_histories_are_the_reference_rows(study):
+    """The committed reference histories (what a run added later is compared with) are those of
+    the committed reference rows: same impacts, same angle ranges, and zero error against them."""
+    df = acc.load_table(study=study)
+    s = json.loads(study.summary_json.read_text())
+    refs = acc.load_reference(study)
+    assert set(refs) == set(study.models)
+    for model, rec in refs.items():
+        row = df[(df.label == s["reference"]["label"]) & df.tight & (df.model == model)].iloc[0]
+        assert rec["label"] == row.label and rec["tight"]
+        for k, im in enumerate(rec["impacts"][:study.n_impacts], start=1):
+            for key in study.impact_keys:
+                assert im[key] == row[f"{key}_{k}"], (model, key, k)
+        for name in study.angles:
+            a = np.asarray(rec["angles"][name])
+            assert len(a) == study.n_grid and not np.isnan(a).any()
+            assert float(a.max() - a.min()) == row[f"{name}_range_ref"]
+            assert row[f"{name}_err"] == 0.0
+
+
+def test_the_double_pendulum_study():
+    """The double pendulum's committed study: modal N = 1-10 and fe meshes against the finest
+    mesh at tight tolerances, every run reaching the end of the window with its first contact,
+    and the JSON's verdicts what the CSV's numbers give."""
+    study = acc.DOUBLE_PENDULUM
+    df = acc.load_table(study=study)
+    s = json.loads(study.summary_json.read_text())
+    assert s["case"] == "double-pendulum" and s["t_end"] == study.t_end
+    assert set(df.model) == {"continuous"} and (df.status == "ok").all()
+    assert sorted(df[(df.basis == "modal") & ~df.tight].n_modes.astype(int)) == list(range(1, 11))
+    assert (df[~df.tight].basis == "fe").sum() >= 3
+    assert df.t_start_1.notna().all() and (df.t_start_1 < study.t_end).all()
+    ref, second = s["reference"]["label"], s["reference"]["second"]
+    fe_sizes = df[df.basis == "fe"].elements.astype(int)
+    assert ref == f"fe ne={fe_sizes.max()}"                   # the finest mesh run
+    err = acc.errors(df, ref, study)
+    again = acc.summarize(df, err, ref, second, s["tolerance"], study)
+    for key in ("one_percent", "pareto", "stays_within", "peak_force"):
+        assert again[key] == s[key], key
+    assert set(s["quantities"]) == set(study.quantities)
