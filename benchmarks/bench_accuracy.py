@@ -18,7 +18,7 @@ per run) and ``<stem>.json`` (reference, self-convergence, 1 % table, peak-force
 implicit integrators, flight cost, machine); the figures command draws the figures from them.
 One core, one run at a time; the cost is each run's CPU time (the machine may be shared).
 
-    python3 benchmarks/bench_accuracy.py                  # case 3.2 (about 80 min on one core)
+    python3 benchmarks/bench_accuracy.py                  # case 3.2 (about 35 min on one core)
     python3 benchmarks/bench_accuracy.py --case double-pendulum
     python3 benchmarks/bench_accuracy.py --quick          # a small smoke version (~1 min), to /tmp
 """

@@ -283,3 +283,45 @@ def test_the_double_pendulum_study():
     for key in ("one_percent", "pareto", "stays_within", "peak_force"):
         assert again[key] == s[key], key
     assert set(s["quantities"]) == set(study.quantities)
+
+
+def test_the_readme_quotes_the_double_pendulum_study():
+    """The README's double-pendulum finding quotes the committed study's numbers."""
+    study = acc.DOUBLE_PENDULUM
+    df = acc.load_table(study=study)
+    s = json.loads(study.summary_json.read_text())
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("- **The double pendulum's first contact, against the basis**")
+    found = " ".join(text[start:text.index("\n- **", start + 1)].split())
+    ref = s["reference"]
+    err = acc.errors(df, ref["label"], study)
+    row = df.set_index(["label", "tight"])
+    sc = ref["self_convergence"]["continuous"]
+    stay = {(r["quantity"], r["basis"]): r for r in s["stays_within"]}
+    runs = df[df.label != ref["label"]]
+    pf = s["peak_force"]["continuous"]
+    phrases = [
+        f"0.62 s", f"against {ref['label']} ({ref['coordinates']} coordinates)",
+        f"{ref['cpu_s']['continuous']:.0f} s of CPU",
+        f"within {100 * err.t_start_1.max():.2g} %",
+        *(f"{stay[(q, b)]['label']} ({stay[(q, b)]['cpu_s']:.2f} s)" for q in ("theta1", "theta2")
+          for b in ("modal", "fe")),
+        f"({runs.n_impacts.min()} to {runs.n_impacts.max()} in the window, "
+        f"{row.loc[(ref['label'], True)].n_impacts} in the reference)",
+        f"{100 * sc['duration_1']:.2g} % in its duration, {100 * sc['normal_impulse_1']:.2g} % in its "
+        f"impulse and {100 * sc['peak_N']:.2g} % in its peak force",
+        f"(N = 10: {1e3 * row.loc[('modal N=10', False)].duration_1:.3g} ms and "
+        f"{row.loc[('modal N=10', False)].normal_impulse_1:.3g} N s; 12 elements: "
+        f"{1e3 * row.loc[(ref['label'], True)].duration_1:.3g} ms and "
+        f"{row.loc[(ref['label'], True)].normal_impulse_1:.3g} N s)",
+        f"{pf['modal']['values'][0][1]:.0f} N with one mode to {pf['modal']['values'][-1][1]:.0f} N with ten",
+        f"{pf['fe']['values'][0][1]:.0f} N with 2 elements to {pf['fe']['values'][-1][1]:.0f} N with 12",
+        f"{100 * pf['modal']['last_change']:.1f} % and {100 * pf['fe']['last_change']:.1f} %",
+        f"N = 3 modes {row.loc[('modal N=3', False)].cpu_s:.2f} s, N = 10 "
+        f"{row.loc[('modal N=10', False)].cpu_s:.0f} s, 4 elements {row.loc[('fe ne=4', False)].cpu_s:.0f} s, "
+        f"8 elements at the tight tolerances {row.loc[('fe ne=8', True)].cpu_s:.0f} s",
+    ]
+    for phrase in phrases:
+        assert phrase in found, phrase
+    assert not any(v["converged"] for v in pf.values())
+    assert acc.markdown_table(s) in (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
