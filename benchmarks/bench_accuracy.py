@@ -140,7 +140,14 @@ def main():
         jobs.append((FINER, True))       # a committed finer run is kept
     jobs = [j for k, j in enumerate(jobs) if j not in jobs[:k]]          # each run once
     # what the committed results already hold (rows, the reference's histories, timing studies)
-    stored = acc.load_table(stored_csv) if Path(stored_csv).exists() and not a.refresh else None
+    # (not in --quick: a smoke test runs everything it reports)
+    stored = (acc.load_table(stored_csv) if Path(stored_csv).exists() and not a.refresh
+              and not a.quick else None)
+    need = {"cpu_s", "wall_s", *(f"{n}_err" for n in study.angles),
+            *(f"{k}_1" for k in study.impact_keys)}
+    if stored is not None and not need <= set(stored.columns):
+        print(f"{stored_csv} is not this study's table: its rows are not kept", flush=True)
+        stored = None
     stored_ref = (acc.load_reference(path=out_ref)
                   if stored is not None and Path(out_ref).exists() else None)
     stored_summary = (json.loads(Path(out_json).read_text())
