@@ -17,8 +17,9 @@ Outputs (all regenerated, never edited by hand):
   ``figures/data/multibody_key_numbers.json``;
 * accuracy against cost of the beam's bases (:mod:`flexlib.accuracy`, notebook 12):
   ``figures/accuracy_cost_*.png``/``.svg``, drawn from the committed study results
-  ``benchmarks/results/accuracy.csv`` and ``.json`` (an hour of runs; ``python3
-  benchmarks/bench_accuracy.py`` recomputes them), so they take seconds here.
+  ``benchmarks/results/accuracy*.csv`` and ``.json`` (case 3.2 and the double pendulum, more
+  than an hour of runs; ``python3 benchmarks/bench_accuracy.py [--case double-pendulum]``
+  recomputes them), so they take seconds here.
 
 Every tracked output is a deterministic function of the code: the runs are made one after the
 other in a fixed order, nothing measured on the machine (wall times) is stored in them, the SVG ids
@@ -267,29 +268,34 @@ def multibody_figures(out="figures", only=None, timings=None) -> dict:
     return manifest
 
 
-ACCURACY_FIGURES = {f"accuracy_cost_{m}": m for m in ("hybrid_coulomb", "frictionless")}
+# figure name: (study case, model)
+ACCURACY_FIGURES = {**{f"accuracy_cost_{m}": ("3.2", m) for m in ("hybrid_coulomb", "frictionless")},
+                    "accuracy_cost_double_pendulum": ("double-pendulum", "continuous")}
 
 
 def accuracy_figures(out="figures", only=None) -> dict:
-    """The error-against-cost figures of :mod:`flexlib.accuracy`, one per model, drawn from the
-    committed results (``benchmarks/results/accuracy.csv`` and ``accuracy.json``; nothing is
-    run); their manifest entries.  Without the results file (an installed flexlib) nothing."""
+    """The error-against-cost figures of :mod:`flexlib.accuracy`, one per case and model, drawn
+    from the committed results (``benchmarks/results/accuracy*.csv`` and ``.json``; nothing is
+    run); their manifest entries.  Without a results file (an installed flexlib) nothing."""
     from . import accuracy
     from .plots import fig_accuracy_cost, save_figure
-    if not accuracy.RESULTS_CSV.exists() or not accuracy.SUMMARY_JSON.exists():
-        return {}
-    summary = json.loads(accuracy.SUMMARY_JSON.read_text())
-    ref = summary["reference"]["label"]
-    err = accuracy.errors(accuracy.load_table(), ref)
     manifest = {}
-    for name, model in ACCURACY_FIGURES.items():
+    for name, (case, model) in ACCURACY_FIGURES.items():
+        study = accuracy.STUDIES[case]
         if only and name not in only:
             continue
-        extra = dict(flexlib_version=__version__, source="benchmarks/results/accuracy.csv",
+        if not study.results_csv.exists() or not study.summary_json.exists():
+            continue
+        summary = json.loads(study.summary_json.read_text())
+        ref = summary["reference"]["label"]
+        err = accuracy.errors(accuracy.load_table(study=study), ref, study)
+        extra = dict(flexlib_version=__version__,
+                     source=f"benchmarks/results/{study.results_csv.name}",
                      reference=ref, tight=summary["tight"], case=summary["case"], model=model)
-        prov = save_figure(fig_accuracy_cost(err, model, ref, summary["tolerance"]), name, out,
-                           extra=extra)
-        manifest[name] = dict(caption=f"Accuracy against cost of the beam's bases, case 3.2, "
+        prov = save_figure(fig_accuracy_cost(err, model, ref, summary["tolerance"], study), name,
+                           out, extra=extra)
+        what = "case 3.2" if case == "3.2" else f"the {case.replace('-', ' ')}"
+        manifest[name] = dict(caption=f"Accuracy against cost of the beam's bases, {what}, "
                                       f"{model}: relative error per quantity against CPU time",
                               **prov)
     return manifest

@@ -18,19 +18,25 @@ import time
 import ipywidgets as w
 from IPython.display import clear_output, display
 
-from .widgets import _escape, _short
+from .bases import BASES
+from .widgets import _UNUSED_BY, _escape, _short
 
 __all__ = ["SystemPanel", "system_panel", "SYSTEM_SLIDERS"]
 
 _LIN, _LOG, _INT = w.FloatSlider, w.FloatLogSlider, w.IntSlider
-# name: (widget class, options, description with units); "model" is a drop-down list
+# name: (widget class, options, description with units); "model" and "basis" are drop-down lists
 SYSTEM_SLIDERS = {
     "contact_at": (_LIN, dict(min=0.3, max=1.0, step=0.05), "contact point B [× L1]"),
     "stop_stiffness": (_LOG, dict(min=7, max=11, step=0.25), "stop K [N/m^1.5]"),
-    "n_modes": (_INT, dict(min=0, max=6, step=1), "modes N [–]"),
+    "n_modes": (_INT, dict(min=0, max=12, step=1), "modes N [–]"),
+    # the links' basis (with the "basis" drop-down list; see flexlib.widgets)
+    "elements": (_INT, dict(min=1, max=12, step=1), "elements n_e [–]"),
+    "local_length": (_LIN, dict(min=0.05, max=0.5, step=0.05), "local length ℓ [m]"),
+    "local_modes": (_INT, dict(min=0, max=8, step=1), "local modes k [–]"),
     "mu_d": (_LIN, dict(min=0.0, max=1.0, step=0.05), "μ_d [–]"),
     "e": (_LIN, dict(min=0.0, max=1.0, step=0.05), "e [–]"),
 }
+_DROPDOWNS = {"model": "model [–]", "basis": "basis [–]"}
 SYSTEM_MODELS = ("continuous", "frictionless", "hybrid_coulomb", "continuous_coulomb")
 
 
@@ -38,6 +44,8 @@ def _widget(name, value, model_choices):
     opts = dict(style={"description_width": "150px"}, layout=w.Layout(width="440px"))
     if name == "model":
         return w.Dropdown(options=list(model_choices), value=value, description="model [–]", **opts)
+    if name == "basis":
+        return w.Dropdown(options=list(BASES), value=value, description="basis [–]", **opts)
     cls, kw, desc = SYSTEM_SLIDERS[name]
     fmt = dict(readout_format=".2e") if cls is _LOG else {}
     return cls(value=value, description=desc, continuous_update=False, **kw, **fmt, **opts)
@@ -53,10 +61,10 @@ class SystemPanel:
     def __init__(self, case, fields, start, t_end, plot, readout, simulate_fn=None,
                  model_choices=SYSTEM_MODELS):
         from .cases import simulate
-        unknown = [f for f in fields if f not in SYSTEM_SLIDERS and f != "model"]
+        unknown = [f for f in fields if f not in SYSTEM_SLIDERS and f not in _DROPDOWNS]
         if unknown:
             raise ValueError(f"unknown panel field(s) {unknown}; valid fields: "
-                             f"{', '.join([*SYSTEM_SLIDERS, 'model'])}")
+                             f"{', '.join([*SYSTEM_SLIDERS, *_DROPDOWNS])}")
         self.case = case
         self.t_end = float(t_end)
         self.plot = plot
@@ -81,6 +89,8 @@ class SystemPanel:
         """(model, {parameter: value}) of the sliders."""
         params = {k: s.value for k, s in self.sliders.items() if k != "model"}
         model = self.sliders["model"].value if "model" in self.sliders else None
+        for name in _UNUSED_BY.get(params.get("basis", "modal"), ()):
+            params.pop(name, None)              # sizes the basis does not use: no rerun
         return model, params
 
     def _run(self, model, params):
@@ -121,7 +131,7 @@ class SystemPanel:
 
     def describe(self) -> str:
         """One line: what the panel does and that it needs a running Python kernel."""
-        names = ", ".join("model [–]" if f == "model" else SYSTEM_SLIDERS[f][2] for f in self.sliders)
+        names = ", ".join(_DROPDOWNS.get(f) or SYSTEM_SLIDERS[f][2] for f in self.sliders)
         return (f"Interactive panel (case {self.case}, t = 0–{self.t_end:g} s; sliders: {names}): "
                 "moving a slider reruns the simulation and redraws the plot. It needs a running "
                 "Python kernel: open the notebook in JupyterLab and run it.")
@@ -138,7 +148,10 @@ class SystemPanel:
 
 def system_panel(case, fields, start, t_end, plot, readout, **kwargs) -> SystemPanel:
     """Build a :class:`SystemPanel` for the multibody ``case`` (``double-pendulum``,
-    ``falling-beam``): ``fields`` from :data:`SYSTEM_SLIDERS` and ``model``; ``start`` their start
+    ``falling-beam``): ``fields`` from :data:`SYSTEM_SLIDERS`, ``model`` and ``basis`` (the links'
+    basis: assumed modes, finite elements or the partition, sized by the ``n_modes``,
+    ``elements``, ``local_length`` and ``local_modes`` sliders; a size the basis does not use
+    reruns nothing); ``start`` their start
     values; ``t_end`` [s] of every run; ``plot`` a function result -> figure; ``readout`` a function
     result -> HTML.  Keyword arguments: ``simulate_fn``, ``model_choices``."""
     return SystemPanel(case, list(fields), dict(start), t_end, plot, readout, **kwargs)

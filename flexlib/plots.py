@@ -591,21 +591,31 @@ _ACC_PANELS = (("theta", "theta(t), 0-1 s"), ("t_start", "start times, impacts 1
                ("peak_N", "peak N, impact 1"), ("t_start_1", "start time, impact 1"),
                ("energy_after_1", "energy after impact 1"),
                ("normal_impulse_1", "normal impulse, impact 1"))
+# the double pendulum's panels (flexlib.accuracy.DOUBLE_PENDULUM)
+_ACC_PANELS_DP = (("theta1", "theta1(t), upper link"), ("theta2", "theta2(t), lower link"),
+                  ("t_start_1", "start time, impact 1"), ("duration_1", "duration, impact 1"),
+                  ("peak_N", "peak N, impact 1"), ("normal_impulse_1", "normal impulse, impact 1"),
+                  ("omega1_after_1", "upper link's rate after impact 1"),
+                  ("strain_energy_after_1", "strain energy after impact 1"))
 _ACC_FAMILIES = {"modal": dict(marker="o", color="#0072B2"), "fe": dict(marker="s", color="#D55E00"),
                  "partition": dict(marker="^", color="#009E73")}
 _ACC_CEILING = 3.0          # a missing impact (infinite error) is drawn here
 
 
-def fig_accuracy_cost(err, model: str, reference: str, tol: float = 0.01):
+def fig_accuracy_cost(err, model: str, reference: str, tol: float = 0.01, study=None):
     """Relative error against CPU time of a warm run, one panel per quantity, for ``model``:
     every representation of the beam (modal N, finite elements n_e, partition), its error-cost
     front (black steps) and the ``tol`` line.  ``err``: :func:`flexlib.accuracy.errors`;
-    ``reference``: the label of the reference run (left out)."""
-    from .accuracy import pareto
+    ``reference``: the label of the reference run (left out); ``study``: a
+    :class:`flexlib.accuracy.Study` (default case 3.2's)."""
+    from .accuracy import PAPER, pareto
+    study = study or PAPER
+    paper = study is PAPER or study.case == PAPER.case
+    panels = _ACC_PANELS if paper else _ACC_PANELS_DP
     d = err[(err.model == model) & (err.label != reference) & (err.method == "DOP853")]
     fig, axs = plt.subplots(2, 4, figsize=(13, 6.6), sharex=True, sharey=True,
                             constrained_layout=True)
-    for ax, (q, title) in zip(axs.flat, _ACC_PANELS):
+    for ax, (q, title) in zip(axs.flat, panels):
         for fam, st in _ACC_FAMILIES.items():
             f = d[d.basis == fam]
             for tight in (False, True):
@@ -636,10 +646,14 @@ def fig_accuracy_cost(err, model: str, reference: str, tol: float = 0.01):
     handles, labels = axs.flat[0].get_legend_handles_labels()
     uniq = dict(zip(labels, handles))
     axs.flat[0].legend(uniq.values(), uniq.keys(), fontsize=7, loc="lower left")
-    fig.suptitle(f"Accuracy against cost of the beam's bases, case 3.2, model {model}; "
+    what = "case 3.2" if paper else f"the {study.case.replace('-', ' ')}"
+    fig.suptitle(f"Accuracy against cost of the beam's bases, {what}, model {model}; "
                  f"compared with {reference} at tight tolerances", fontsize=11)
+    span = ("Per-impact quantities: the largest relative error over the impacts the reference "
+            "has in 0-1 s. Partition: N far modes, local length and elements as in the tables."
+            if paper else f"Angles: the largest difference over 0-{study.t_end:g} s divided by "
+            f"the reference's range; the coordinates are both links'.")
     _cnote(fig, f"Numbers beside the points: N (modal) and n_e (fe). An impact the reference has "
                 f"and the run misses is drawn at {_ACC_CEILING:g}; errors below 1e-7 at 1e-7. "
-                f"Per-impact quantities: the largest relative error over the impacts the reference "
-                f"has in 0-1 s. Partition: N far modes, local length and elements as in the tables.")
+                + span)
     return fig

@@ -764,7 +764,12 @@ def simulate(case="3.2", model: str = "frictionless", t_end: float = 2.0, *,
     """Simulate ``model`` on ``case`` over [0, t_end] s.
 
     ``case`` is a :class:`~flexlib.params.Case` or a paper case name (``"3.1"``/``"A"``,
-    ``"3.2"``/``"B"``); ``overrides`` are flat parameter changes (``mu_d=0.45, n_modes=4``).
+    ``"3.2"``/``"B"``); ``overrides`` are flat parameter changes (``mu_d=0.45, n_modes=4``),
+    among them the beam's basis: ``basis="modal"`` (the paper's ``n_modes`` assumed modes, the
+    default), ``basis="fe", elements=8`` (Hermite finite elements) or ``basis="partition"``
+    (``n_modes`` assumed modes away from the tip, ``elements`` elements on its last
+    ``local_length`` metres, reduced to ``local_modes`` fixed-interface modes if > 0); what each
+    costs and how accurate it is: :mod:`flexlib.accuracy`, notebook 12.
     ``model`` is one of ``free`` (no slope), ``frictionless``, ``hybrid_coulomb``,
     ``hybrid_lugre``, ``lugre`` (the paper's contact-constraint method), ``continuous_coulomb``,
     ``continuous_lugre`` (the continuous contact force method: set ``e`` > 0 for the default law,

@@ -20,6 +20,13 @@ Behaviour (tested in ``tests/test_widgets.py``):
   :attr:`Panel.status`; the last good plot stays, and nothing is raised;
 * a readout that looks wrong at first sight (a LuGre friction force above μ_s N, a penalty
   force far above the constraint method's) gets a line under the table that says why;
+* the beam's basis is a drop-down list (``basis``: the paper's assumed modes, finite elements or
+  the partition) with its sizes as sliders (``n_modes``, ``elements``, ``local_length``,
+  ``local_modes``); a size the chosen basis does not use changes nothing and runs nothing (the
+  case's key of a modal beam leaves the element sizes out), and a combination the beam refuses
+  (more local modes than the end region's 2 n_e coordinates) is one line in the status.  The
+  default, the paper's N = 3 modes, reruns in a fraction of a second; 8 elements take about a
+  minute for 0.75 s (the cost of each basis: notebook 12);
 * shown without a kernel (GitHub, nbviewer, a notebook opened before it is run) the panel is one
   line that says what it does and that it needs a running kernel, with the readout table of the
   start values (:meth:`Panel.describe`), instead of a widget repr such as ``VBox(children=...``.
@@ -34,6 +41,7 @@ import ipywidgets as w
 from IPython.display import clear_output, display
 
 from . import models, penalty
+from .bases import BASES
 from .params import Case, paper_case
 from .simulate import SimulationError, canonical_model, simulate
 
@@ -52,7 +60,12 @@ SLIDERS = {
     "e": (_LIN, dict(min=0.0, max=1.0, step=0.05), "e [–]"),
     "alpha": (_LIN, dict(min=0.05, max=0.6, step=0.01), "slope α [rad]"),
     "X1": (_LIN, dict(min=0.1, max=0.9, step=0.01), "slope X1 [m]"),
-    "n_modes": (_INT, dict(min=1, max=8, step=1), "modes N [–]"),
+    "n_modes": (_INT, dict(min=1, max=12, step=1), "modes N [–]"),
+    # the beam's basis (with the "basis" drop-down list): elements of the whole beam (fe) or of
+    # the end region (partition), the end region's length and its kept fixed-interface modes
+    "elements": (_INT, dict(min=1, max=16, step=1), "elements n_e [–]"),
+    "local_length": (_LIN, dict(min=0.05, max=0.8, step=0.05), "local length ℓ [m]"),
+    "local_modes": (_INT, dict(min=0, max=8, step=1), "local modes k [–]"),
     # an extension beyond the paper: 0 (the default) is the paper's inextensible beam
     "axial_modes": (_INT, dict(min=0, max=4, step=1), "axial modes Nₐ [–]"),
     "t_end": (_LIN, dict(min=0.05, max=2.0, step=0.05), "t_end [s]"),
@@ -67,7 +80,11 @@ SLIDERS = {
 # name: (choices, description): parameters with a few named values, shown as a drop-down list.
 CHOICES = {
     "contact_law": (penalty.LAWS, "contact law [–]"),
+    "basis": (BASES, "basis [–]"),
 }
+# the basis sizes each basis leaves unused (kept at the case's value, so moving them reruns nothing)
+_UNUSED_BY = {"modal": ("elements", "local_length", "local_modes"),
+              "fe": ("n_modes", "local_length", "local_modes"), "partition": ()}
 _LABELS = {m: spec.label for m, spec in models.REGISTRY.items()}
 
 
@@ -146,6 +163,9 @@ class Panel:
         values = {k: s.value for k, s in self.sliders.items() if k != "t_end"}
         t_end = float(self.sliders["t_end"].value) if "t_end" in self.sliders else self.t_end
         models = [m for m, c in self.checkboxes.items() if c.value]
+        basis = values.get("basis", self.case.beam.basis)
+        for name in _UNUSED_BY.get(basis, ()):      # sizes the basis does not use: the case's
+            values.pop(name, None)
         if "mu_d" in values and "mu_s" not in values and values["mu_d"] > self.case.coulomb.mu_s:
             values["mu_s"] = values["mu_d"]         # no μ_s slider: the case's μ_s follows μ_d
             self.note = (f"μ_s raised to {values['mu_d']:g} with μ_d (static friction is never "

@@ -242,15 +242,20 @@ display(Markdown(f'''
 The panel reruns the pendulum over 0–0.7 s (the swing to the stop and the first impact) with the
 **contact point** B (as a fraction of $L_1$), the **stop stiffness** K of the continuous models,
 the number of **modes** N, the **friction coefficient** μ_d (used by `hybrid_coulomb` and
-`continuous_coulomb`; μ_s follows it) and the **model**. A run takes about 2 s with N = 3 and up
-to half a minute with N = 6 on two cores; every setting is kept, so going back is instant.
+`continuous_coulomb`; μ_s follows it), the **model** and the links' **basis**: the assumed modes
+(N of them), Hermite finite elements (the **elements** slider) or the partition. A run takes about
+2 s with N = 3 and up to half a minute with N = 6 on two cores, and finite elements cost more than
+modes of the same size (notebook 12 measures what each basis costs and how accurate it is on this
+pendulum's first impact); every setting is kept, so going back is instant.
 """),
     code(r"""
 def pendulum_run(case, model, t_end, mu_d=0.0, **params):
     return simulate(case, model, t_end, mu_d=mu_d, mu_s=mu_d, **params)
 
-p = mbw.system_panel("double-pendulum", ["contact_at", "stop_stiffness", "n_modes", "mu_d", "model"],
-                     dict(contact_at=0.8, stop_stiffness=K, n_modes=3, mu_d=0.0, model="continuous"),
+p = mbw.system_panel("double-pendulum", ["contact_at", "stop_stiffness", "n_modes", "mu_d", "model",
+                                         "basis", "elements"],
+                     dict(contact_at=0.8, stop_stiffness=K, n_modes=3, mu_d=0.0, model="continuous",
+                          basis="modal", elements=4),
                      t_end=0.7, plot=mbp.fig_first_impact, readout=mbw.impact_readout,
                      simulate_fn=pendulum_run)
 p

@@ -55,9 +55,9 @@ def test_a_known_perturbation_gives_its_size(record):
     run["impacts"][0]["energy_after"] *= 0.995           # impact 1 loses 0.5 % more
     run["impacts"][4]["normal_impulse"] *= 1.1           # impact 5 ten per cent more impulse
     run["impacts"][0]["peak_normal_force"] *= 0.8
-    run["theta"] = (np.asarray(run["theta"]) + 1e-3).tolist()
+    run["angles"]["theta"] = (np.asarray(run["angles"]["theta"]) + 1e-3).tolist()
     e = _errors(run, ref)
-    th = np.asarray(ref["theta"])
+    th = np.asarray(ref["angles"]["theta"])
     assert e["t_start"] == pytest.approx(0.02, rel=1e-9)
     assert e["t_start_1"] == 0.0
     assert e["energy_after"] == pytest.approx(0.005, rel=1e-9)
@@ -225,3 +225,103 @@ def test_what_the_texts_say_about_the_integrators(stored):
         assert rows[m]["theta_diff"] < 1e-6          # the same solution
     cost = [f["cpu_per_s"] for f in sorted(s["flight_cost"], key=lambda f: f["elements"])]
     assert all(b > 4 * a for a, b in zip(cost, cost[1:]))
+
+
+# ------------------------------------------------------------------ what the study covers now
+def test_the_table_has_modal_nine_and_ten_and_the_local_mesh_grid(stored):
+    """Case 3.2's table: the assumed modes N = 2-10 and the partition's end region refined
+    (n_e = 1, 2, 4, 8 reduced to k = 2 local modes, 1, 2, 4 unreduced), both models."""
+    df, _ = stored
+    for model in acc.MODELS:
+        d = df[(df.model == model) & ~df.tight]
+        assert sorted(d[d.basis == "modal"].n_modes.astype(int)) == list(range(2, 11)), model
+        p = d[(d.basis == "partition") & (d.n_modes == 3) & (d.local_length == 0.4)]
+        assert set(p[p.local_modes == 2].elements.astype(int)) == {1, 2, 4, 8}
+        assert set(p[p.local_modes == 0].elements.astype(int)) == {1, 2, 4}
+    for rep in acc.representations():
+        assert ((df.label == acc.label(rep)) & ~df.tight).sum() == len(acc.MODELS), acc.label(rep)
+
+
+@pytest.mark.parametrize("study", list(acc.STUDIES.values()), ids=list(acc.STUDIES))
+def test_the_stored_reference_histories_are_the_reference_rows(study):
+    """The committed reference histories (what a run added later is compared with) are those of
+    the committed reference rows: same impacts, same angle ranges, and zero error against them."""
+    df = acc.load_table(study=study)
+    s = json.loads(study.summary_json.read_text())
+    refs = acc.load_reference(study)
+    assert set(refs) == set(study.models)
+    for model, rec in refs.items():
+        row = df[(df.label == s["reference"]["label"]) & df.tight & (df.model == model)].iloc[0]
+        assert rec["label"] == row.label and rec["tight"]
+        for k, im in enumerate(rec["impacts"][:study.n_impacts], start=1):
+            for key in study.impact_keys:
+                assert im[key] == row[f"{key}_{k}"], (model, key, k)
+        for name in study.angles:
+            a = np.asarray(rec["angles"][name])
+            assert len(a) == study.n_grid and not np.isnan(a).any()
+            assert float(a.max() - a.min()) == row[f"{name}_range_ref"]
+            assert row[f"{name}_err"] == 0.0
+
+
+def test_the_double_pendulum_study():
+    """The double pendulum's committed study: modal N = 1-10 and fe meshes against the finest
+    mesh at tight tolerances, every run reaching the end of the window with its first contact,
+    and the JSON's verdicts what the CSV's numbers give."""
+    study = acc.DOUBLE_PENDULUM
+    df = acc.load_table(study=study)
+    s = json.loads(study.summary_json.read_text())
+    assert s["case"] == "double-pendulum" and s["t_end"] == study.t_end
+    assert set(df.model) == {"continuous"} and (df.status == "ok").all()
+    assert sorted(df[(df.basis == "modal") & ~df.tight].n_modes.astype(int)) == list(range(1, 11))
+    assert (df[~df.tight].basis == "fe").sum() >= 3
+    assert df.t_start_1.notna().all() and (df.t_start_1 < study.t_end).all()
+    ref, second = s["reference"]["label"], s["reference"]["second"]
+    fe_sizes = df[df.basis == "fe"].elements.astype(int)
+    assert ref == f"fe ne={fe_sizes.max()}"                   # the finest mesh run
+    err = acc.errors(df, ref, study)
+    again = acc.summarize(df, err, ref, second, s["tolerance"], study)
+    for key in ("one_percent", "pareto", "stays_within", "peak_force"):
+        assert again[key] == s[key], key
+    assert set(s["quantities"]) == set(study.quantities)
+
+
+def test_the_readme_quotes_the_double_pendulum_study():
+    """The README's double-pendulum finding quotes the committed study's numbers."""
+    study = acc.DOUBLE_PENDULUM
+    df = acc.load_table(study=study)
+    s = json.loads(study.summary_json.read_text())
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("- **The double pendulum's first contact, against the basis**")
+    found = " ".join(text[start:text.index("\n- **", start + 1)].split())
+    ref = s["reference"]
+    err = acc.errors(df, ref["label"], study)
+    row = df.set_index(["label", "tight"])
+    sc = ref["self_convergence"]["continuous"]
+    stay = {(r["quantity"], r["basis"]): r for r in s["stays_within"]}
+    runs = df[df.label != ref["label"]]
+    pf = s["peak_force"]["continuous"]
+    phrases = [
+        f"0.62 s", f"against {ref['label']} ({ref['coordinates']} coordinates)",
+        f"{ref['cpu_s']['continuous']:.0f} s of CPU",
+        f"within {100 * err.t_start_1.max():.2g} %",
+        *(f"{stay[(q, b)]['label']} ({stay[(q, b)]['cpu_s']:.2f} s)" for q in ("theta1", "theta2")
+          for b in ("modal", "fe")),
+        f"({runs.n_impacts.min()} to {runs.n_impacts.max()} in the window, "
+        f"{row.loc[(ref['label'], True)].n_impacts} in the reference)",
+        f"{100 * sc['duration_1']:.2g} % in its duration, {100 * sc['normal_impulse_1']:.2g} % in its "
+        f"impulse and {100 * sc['peak_N']:.2g} % in its peak force",
+        f"(N = 10: {1e3 * row.loc[('modal N=10', False)].duration_1:.3g} ms and "
+        f"{row.loc[('modal N=10', False)].normal_impulse_1:.3g} N s; 12 elements: "
+        f"{1e3 * row.loc[(ref['label'], True)].duration_1:.3g} ms and "
+        f"{row.loc[(ref['label'], True)].normal_impulse_1:.3g} N s)",
+        f"{pf['modal']['values'][0][1]:.0f} N with one mode to {pf['modal']['values'][-1][1]:.0f} N with ten",
+        f"{pf['fe']['values'][0][1]:.0f} N with 2 elements to {pf['fe']['values'][-1][1]:.0f} N with 12",
+        f"{100 * pf['modal']['last_change']:.1f} % and {100 * pf['fe']['last_change']:.1f} %",
+        f"N = 3 modes {row.loc[('modal N=3', False)].cpu_s:.2f} s, N = 10 "
+        f"{row.loc[('modal N=10', False)].cpu_s:.0f} s, 4 elements {row.loc[('fe ne=4', False)].cpu_s:.0f} s, "
+        f"8 elements at the tight tolerances {row.loc[('fe ne=8', True)].cpu_s:.0f} s",
+    ]
+    for phrase in phrases:
+        assert phrase in found, phrase
+    assert not any(v["converged"] for v in pf.values())
+    assert acc.markdown_table(s) in (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")

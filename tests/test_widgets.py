@@ -280,3 +280,81 @@ def test_static_fallback_after_an_error_has_no_stale_table():
     p.sliders["v0"].value = 1e-2                 # invalid: the readout would be stale
     html = p._repr_mimebundle_()["text/html"]
     assert "kernel" in html and "<table" not in html
+
+
+# ------------------------------------------------------------------ the beam's basis
+def test_basis_dropdown_and_its_sizes():
+    """The basis is a drop-down list of the three bases with its sizes as sliders; a size the
+    chosen basis does not use reruns nothing, one it uses reruns once per model."""
+    fields = ["basis", "n_modes", "elements", "local_length", "local_modes"]
+    seen = []
+    stub = StubSimulate()
+    orig = stub.__call__
+
+    def recording(case, model, t_end, **kw):
+        b = case.beam
+        seen.append((b.basis, b.n_modes, b.elements, b.local_length, b.local_modes))
+        return orig(case, model, t_end, **kw)
+
+    p = widgets.panel(fields=fields, models=["frictionless"], case="3.2", t_end=0.75,
+                      plot=_blank_plot, simulate_fn=recording)
+    d = p.sliders["basis"]
+    assert list(d.options) == ["modal", "fe", "partition"] and d.value == "modal"
+    assert p.sliders["n_modes"].max == 12 and p.sliders["n_modes"].value == 3
+    for f in ("elements", "local_length", "local_modes"):
+        assert p.sliders[f].continuous_update is False and "[" in p.sliders[f].description
+    assert len(seen) == 1
+    p.sliders["elements"].value = 4             # unused by the modal basis: no run
+    p.sliders["local_modes"].value = 2
+    assert len(seen) == 1 and p.error is None
+    d.value = "fe"                              # 4 elements now
+    assert seen[-1][:1] == ("fe",) and seen[-1][2] == 4 and len(seen) == 2
+    p.sliders["n_modes"].value = 5              # unused by fe: no run
+    assert len(seen) == 2
+    d.value = "partition"                       # N = 5 far modes, 0.2 m, 4 elements, k = 2
+    assert seen[-1] == ("partition", 5, 4, 0.2, 2) and len(seen) == 3
+    p.sliders["local_modes"].value = 3          # used by the partition: one run
+    assert seen[-1] == ("partition", 5, 4, 0.2, 3) and len(seen) == 4
+    p.sliders["elements"].value = 1             # k = 3 > 2 x 1 coordinates: refused, one line
+    assert len(seen) == 4 and p.error and "local_modes" in p.error
+    assert "basis [–]" in p.describe()
+
+
+def test_basis_field_real_run():
+    """A real run through the panel in each basis: the first impact of case 3.2 at 0.333 s."""
+    p = widgets.panel(fields=["basis", "elements"], models=["frictionless"], t_end=0.34,
+                      plot=_blank_plot)
+    assert p.results["frictionless"].case.beam.basis == "modal"
+    for basis in ("fe", "partition"):
+        p.sliders["elements"].value = 2
+        p.sliders["basis"].value = basis
+        r = p.results["frictionless"]
+        assert p.error is None and r.case.beam.basis == basis and r.case.beam.elements == 2
+        assert r.impacts and abs(r.impacts[0]["t_start"] - 0.333) < 2e-3
+
+
+def test_system_panel_offers_the_basis():
+    """The multibody panel: a basis drop-down list and the element slider; unused sizes rerun
+    nothing, the chosen basis reaches the simulation."""
+    from flexlib import multibody_widgets as mbw
+    calls = []
+
+    def stub(case, model, t_end, **params):
+        calls.append((model, dict(params)))
+        return SimpleNamespace(t_end=t_end)
+
+    p = mbw.system_panel("double-pendulum", ["basis", "n_modes", "elements", "model"],
+                         dict(basis="modal", n_modes=3, elements=4, model="continuous"),
+                         t_end=0.5, plot=lambda r: None, readout=lambda r: "ok", simulate_fn=stub)
+    assert list(p.sliders["basis"].options) == ["modal", "fe", "partition"]
+    assert p.sliders["n_modes"].max == 12 and p.sliders["elements"].continuous_update is False
+    assert calls == [("continuous", dict(basis="modal", n_modes=3))]
+    p.sliders["elements"].value = 6             # unused by the modal basis: cached, no run
+    assert len(calls) == 1
+    p.sliders["basis"].value = "fe"
+    assert calls[-1] == ("continuous", dict(basis="fe", elements=6))
+    p.sliders["n_modes"].value = 5              # unused by fe
+    assert len(calls) == 2 and p.error is None
+    assert "basis [–]" in p.describe()
+    with pytest.raises(ValueError, match="unknown panel field"):
+        mbw.system_panel("double-pendulum", ["bases"], {}, 0.5, None, None, simulate_fn=stub)

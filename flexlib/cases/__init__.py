@@ -112,7 +112,8 @@ def build(case_name: str, model: str | None = None, **params):
 
 def simulate(case_name: str, model: str | None = None, t_end: float | None = None, **params):
     """Run case ``case_name`` (see :func:`build`) over [0, t_end] s (default: the case's run time);
-    returns a :class:`flexlib.multibody.result.SystemResult`."""
+    returns a :class:`flexlib.multibody.result.SystemResult`.  The beam parameters apply to every
+    body, the basis among them (``basis="fe", elements=4``; see :func:`flexlib.simulate.simulate`)."""
     from ..multibody.simulate import SystemSimulator
     case = get_case(case_name)
     t_end = case.T_END if t_end is None else float(t_end)
