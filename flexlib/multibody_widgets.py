@@ -16,10 +16,9 @@ import math
 import time
 
 import ipywidgets as w
-from IPython.display import clear_output, display
 
 from .bases import BASES
-from .widgets import _UNUSED_BY, _escape, _short
+from .widgets import _UNUSED_BY, PanelDisplay, _short
 
 __all__ = ["SystemPanel", "system_panel", "SYSTEM_SLIDERS"]
 
@@ -51,7 +50,7 @@ def _widget(name, value, model_choices):
     return cls(value=value, description=desc, continuous_update=False, **kw, **fmt, **opts)
 
 
-class SystemPanel:
+class SystemPanel(PanelDisplay):
     """Sliders + status + readout + plot for one multibody case.  Build it with :func:`system_panel`.
 
     ``sliders`` (name -> widget), ``status``, ``readout`` (HTML), ``output`` (the plot), ``cache``
@@ -110,23 +109,13 @@ class SystemPanel:
         w0 = time.perf_counter()
         r = self._run(model, params)
         if isinstance(r, Exception):
-            self.error = _short(r)
-            self.status.value = f'<span style="color:#b00020">⚠ {_escape(self.error)}</span>'
-            return
+            return self._fail(_short(r))
         self.result, self.error = r, None
         try:
             self.readout.value = self.readout_fn(r)
-            with self.output:
-                clear_output(wait=True)
-                fig = self.plot(r)
-                if fig is not None:
-                    import matplotlib.pyplot as plt
-                    display(fig)
-                    plt.close(fig)
+            self._draw(r)
         except Exception as err:
-            self.error = f"plot failed: {type(err).__name__}: {_short(err)}"
-            self.status.value = f'<span style="color:#b00020">⚠ {_escape(self.error)}</span>'
-            return
+            return self._fail(f"plot failed: {type(err).__name__}: {_short(err)}")
         self.status.value = f"ready (0–{self.t_end:g} s, {time.perf_counter() - w0:.1f} s)"
 
     def describe(self) -> str:
@@ -136,14 +125,6 @@ class SystemPanel:
                 "moving a slider reruns the simulation and redraws the plot. It needs a running "
                 "Python kernel: open the notebook in JupyterLab and run it.")
 
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
-        bundle["text/plain"] = self.describe()
-        html = f"<p><em>{_escape(self.describe())}</em></p>"
-        if self.readout.value and self.error is None:
-            html += f"<p>Key numbers at the start values:</p>{self.readout.value}"
-        bundle["text/html"] = html
-        return bundle
 
 
 def system_panel(case, fields, start, t_end, plot, readout, **kwargs) -> SystemPanel:

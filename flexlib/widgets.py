@@ -45,7 +45,7 @@ from .bases import BASES
 from .params import Case, paper_case
 from .simulate import SimulationError, canonical_model, simulate
 
-__all__ = ["panel", "Panel", "SLIDERS", "CHOICES"]
+__all__ = ["panel", "Panel", "PanelDisplay", "SLIDERS", "CHOICES"]
 
 _LIN, _LOG, _INT = w.FloatSlider, w.FloatLogSlider, w.IntSlider
 # name: (widget class, options, description with units).  Log sliders take exponents of 10.
@@ -108,7 +108,38 @@ def _short(err: Exception, limit: int = 240) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-class Panel:
+class PanelDisplay:
+    """What every slider panel shares (this one's :class:`Panel` and the multibody
+    :class:`~flexlib.multibody_widgets.SystemPanel`): the error line, the redraw of the plot, and
+    the fallback for viewers without a kernel or widget state.  A panel has ``widget``,
+    ``status``, ``readout``, ``output``, ``error``, ``plot`` and :meth:`describe`."""
+
+    def _fail(self, message):
+        self.error = message
+        self.status.value = f'<span style="color:#b00020">⚠ {_escape(message)}</span>'
+
+    def _draw(self, results):
+        import matplotlib.pyplot as plt
+        with self.output:
+            clear_output(wait=True)
+            fig = self.plot(results)
+            if fig is not None:
+                display(fig)
+                plt.close(fig)
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The widget view, plus a text/plain and text/html fallback (:meth:`describe` and the
+        readout of the start values) for viewers without a kernel or widget state."""
+        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
+        bundle["text/plain"] = self.describe()
+        html = f"<p><em>{_escape(self.describe())}</em></p>"
+        if self.readout.value and self.error is None:
+            html += f"<p>Key numbers at the start values:</p>{self.readout.value}"
+        bundle["text/html"] = html
+        return bundle
+
+
+class Panel(PanelDisplay):
     """Sliders + model check-boxes + status + readout + plot.  Build it with :func:`panel`.
 
     Attributes: ``sliders`` (name -> slider, or drop-down list for the :data:`CHOICES`),
@@ -248,19 +279,6 @@ class Panel:
         self.status.value = (f"ready ({len(results)} run(s), {time.perf_counter() - w0:.1f} s)"
                              + (f"; {_escape(self.note)}" if self.note else ""))
 
-    def _fail(self, message):
-        self.error = message
-        self.status.value = f'<span style="color:#b00020">⚠ {_escape(message)}</span>'
-
-    def _draw(self, results):
-        import matplotlib.pyplot as plt
-        with self.output:
-            clear_output(wait=True)
-            fig = self.plot(results)
-            if fig is not None:
-                display(fig)
-                plt.close(fig)
-
     def describe(self) -> str:
         """One line: what the panel does (its sliders with units, its models, the case) and that
         it needs a running Python kernel.  Shown where the widgets cannot be (static viewers)."""
@@ -272,16 +290,6 @@ class Panel:
                 "moving a slider reruns the simulation and redraws the plot. It needs a running "
                 "Python kernel: open the notebook in JupyterLab and run it.")
 
-    def _repr_mimebundle_(self, **kwargs):
-        """The widget view, plus a text/plain and text/html fallback (:meth:`describe` and the
-        readout of the start values) for viewers without a kernel or widget state."""
-        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
-        bundle["text/plain"] = self.describe()
-        html = f"<p><em>{_escape(self.describe())}</em></p>"
-        if self.readout.value and self.error is None:
-            html += f"<p>Key numbers at the start values:</p>{self.readout.value}"
-        bundle["text/html"] = html
-        return bundle
 
 
 def panel(fields=("mu_d",), models=("frictionless",), case="3.2", t_end=0.75, plot=None, **kwargs):
