@@ -5,7 +5,7 @@
 * :func:`machine` describes the machine (nproc, CPU model, load, Python/NumPy/numba/SciPy versions,
   git commit and whether the tree is dirty);
 * :func:`run_model` runs one simulation and never raises for a stopped run
-  (:class:`~flexlib.simulate.SimulationError`, e.g. an event cap or a Painleve stop): it reports
+  (:class:`~flexlib.solver.simulate.SimulationError`, e.g. an event cap or a Painleve stop): it reports
   the time reached instead;
 * :func:`median_runs` repeats a measurement and keeps the median of every numeric field;
   :func:`interleaved` does the same for several measurements taken round by round (A, B, C, A,
@@ -31,17 +31,17 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 
 import flexlib as fl  # noqa: E402
-from flexlib import kernel  # noqa: E402
-from flexlib.simulate import SimulationError  # noqa: E402
+from flexlib.solver import kernel  # noqa: E402
+from flexlib.solver.simulate import SimulationError  # noqa: E402
 
 def sim_module():
-    """The module flexlib.simulate (``flexlib.simulate`` the attribute is the function)."""
+    """The module flexlib.solver.simulate (``flexlib.simulate`` is the function)."""
     import importlib
-    return importlib.import_module("flexlib.simulate")
+    return importlib.import_module("flexlib.solver.simulate")
 
 
 MODELS = ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
-COMPILED = "DOP853"             # the default: flexlib's compiled DOP853 (flexlib.integrator)
+COMPILED = "DOP853"             # the default: flexlib's compiled DOP853 (flexlib.solver.integrator)
 SCIPY = "DOP853-scipy"          # scipy.integrate.solve_ivp(method="DOP853") with the same kernel
 
 
@@ -210,14 +210,14 @@ class Sections:
     """Time spent in the main parts of a run, measured by wrapping module and class attributes
     (no source change):
 
-    * ``integrate``: the compiled phase integrator (``flexlib.integrator.integrate_phase``) or,
+    * ``integrate``: the compiled phase integrator (``flexlib.solver.integrator.integrate_phase``) or,
       for the scipy path, ``scipy.integrate.solve_ivp`` as called by the simulator;
-    * ``solve_phase``: the Python wrapper ``flexlib.integrator.solve_phase`` (includes integrate);
+    * ``solve_phase``: the Python wrapper ``flexlib.solver.integrator.solve_phase`` (includes integrate);
     * ``build_result``: sampling the dense output and building the histories, impacts and audit;
     * ``actions``: the event actions (``Simulator._apply``: velocity jump, onset, separation,
       slip stop ...), which include
     * ``select``: the contact-mode selections of the hybrid models
-      (``flexlib.selection.select_mode``: the FREE, STICK and SLIP candidates' force solves);
+      (``flexlib.contact.selection.select_mode``: the FREE, STICK and SLIP candidates' force solves);
     * ``rest`` = total - integrate - wrapper - build_result - actions: the rest of the Python
       event loop, i.e. setting up and restarting each phase (event arrays, the flight floor's
       gap, the log).
@@ -249,7 +249,8 @@ class Sections:
         setattr(mod, name, wrapper)
 
     def __enter__(self):
-        from flexlib import integrator, selection
+        from flexlib.solver import integrator
+        from flexlib.contact import selection
         simulate = sim_module()
         self._wrap(integrator, "integrate_phase", "integrate")
         self._wrap(integrator, "solve_phase", "solve_phase")

@@ -1,6 +1,6 @@
-"""Accuracy against cost of the beam's bases (flexlib.accuracy): rerun the study.
+"""Accuracy against cost of the beam's bases (flexlib.studies.accuracy): rerun the study.
 
-Case 3.2 (the default): runs every representation of :func:`flexlib.accuracy.representations`
+Case 3.2 (the default): runs every representation of :func:`flexlib.studies.accuracy.representations`
 with the hybrid Coulomb and the frictionless model over 0-1 s, the reference (the finest
 finite-element mesh, tightened tolerances) and its self-convergence check, the cost growth of the
 finite-element mesh in free flight and the implicit integrators on one finite-element mesh.
@@ -31,7 +31,7 @@ from pathlib import Path
 import _common  # noqa: F401  (puts the repository root on sys.path)
 import numpy as np
 
-from flexlib import accuracy as acc
+from flexlib.studies import accuracy as acc
 from flexlib import simulate
 
 # The reference: the finest mesh whose two runs fit in the study's time (about 6 min of CPU each;

@@ -2,8 +2,8 @@
 
     python -m flexlib simulate --case 3.2 --model lugre --t-end 2 --quiet
 
-* **warm**: numba's on-disk cache (flexlib/__pycache__/*.nbi, *.nbc) filled: median of --repeat
-  fresh processes (one untimed run first fills the cache if needed);
+* **warm**: numba's on-disk cache (the .nbi and .nbc files in flexlib's __pycache__ folders)
+  filled: median of --repeat fresh processes (one untimed run first fills the cache if needed);
 * **cold**: ``NUMBA_CACHE_DIR`` set to an empty temporary folder, so every numba function of the
   run is compiled in that process (the repository's own cache is not touched); median of
   --cold-repeat processes;
@@ -54,11 +54,11 @@ def med(cmd, n, env=None):
 
 
 INNER = ("import time; t0 = time.perf_counter(); import flexlib; t1 = time.perf_counter(); "
-         "from flexlib.simulate import simulate, SimulationError\n"
+         "from flexlib.solver.simulate import simulate, SimulationError\n"
          "try:\n    simulate('3.2', {model!r}, {t_end})\nexcept SimulationError:\n    pass\n"
          "t2 = time.perf_counter(); print(t1 - t0, t2 - t1)")
 # numba's cache load on the first call: a short run (to just after the first contact) twice
-INNER_LOAD = ("import time; import flexlib; from flexlib.simulate import simulate\n"
+INNER_LOAD = ("import time; import flexlib; from flexlib.solver.simulate import simulate\n"
               "t0 = time.perf_counter(); simulate('3.2', {model!r}, 0.34); t1 = time.perf_counter(); "
               "simulate('3.2', {model!r}, 0.34); t2 = time.perf_counter(); print(t1 - t0, t2 - t1)")
 
@@ -81,7 +81,7 @@ def main():
     timed(cli, env)                           # fill the cache if it is stale or empty
     warm = med(cli, a.repeat, env)
     start = med([py, "-c", "pass"], a.repeat, env)
-    imp = med([py, "-c", "import flexlib, flexlib.simulate"], a.repeat, env)
+    imp = med([py, "-c", "import flexlib, flexlib.solver.simulate"], a.repeat, env)
     inner = []
     for _ in range(a.repeat):
         _w, p = timed([py, "-c", INNER.format(model=a.model, t_end=float(a.t_end))], env)

@@ -4,8 +4,8 @@
     default, and the constraint model ``frictionless``);
 (b) ``falling-beam`` with 5 contact points (0, L/4, L/2, 3L/4, L), 0-1 s, every model, and with
     the default two end points;
-(c) the paper's case 3.2 built as a one-body system (frictionless, 0-0.6 s) beside the
-    single-beam solver, the cost of the general assembly on the same problem.
+(c) the paper's case 3.2 built as a one-body system (case ``beam-on-slope``, frictionless,
+    0-0.6 s) beside the single-beam solver, the cost of the general assembly on the same problem.
 
 Each row: median wall and CPU time of --repeat runs (round by round, so that a slow spell of a
 shared machine hits every row alike), the integrator's accepted steps, the velocity jumps and the
@@ -57,15 +57,10 @@ def one(case, model, t_end, params):
 
 def paper_case_rows():
     """Case 3.2 frictionless 0-0.6 s: the one-body system against the single-beam solver."""
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from test_multibody_paper_case import paper_system
-    from flexlib.multibody import SystemSimulator
+    from flexlib.cases import simulate as simulate_case
     case = fl.paper_case("3.2")
     out = {}
-    for name, run in (("one-body system", lambda: SystemSimulator(paper_system("frictionless"), 0.6,
-                                                                  case.solver).run()),
+    for name, run in (("one-body system", lambda: simulate_case("beam-on-slope", "frictionless", 0.6)),
                       ("single-beam solver", lambda: fl.simulate(case, "frictionless", 0.6))):
         run()
         times = []

@@ -35,14 +35,14 @@ import numba
 import numpy as np
 
 from _common import machine, machine_line, write_json
-from flexlib import beam as _beam
-from flexlib import integrator, kernel
+from flexlib.bodies import beam as _beam
+from flexlib.solver import integrator, kernel
 
-# where M(q), Q(q, q') are compiled: flexlib.beam; before they moved there from flexlib.kernel,
+# where M(q), Q(q, q') are compiled: flexlib.bodies.beam; before they moved there from flexlib.solver.kernel,
 # the kernel (so that this script also times an older checkout)
 BODY = _beam if hasattr(_beam, "mass_forces") else kernel
 from flexlib.params import paper_case
-from flexlib.simulate import FREE, CONTACT, STICK, SLIP, SimulationError, Simulator, _Disc
+from flexlib.solver.simulate import FREE, CONTACT, STICK, SLIP, SimulationError, Simulator, _Disc
 
 STATES = (  # label, model, mode wanted, t_end of the recording run
     ("FREE (frictionless)", "frictionless", FREE, 0.30),

@@ -62,7 +62,7 @@ def main():
     from distributed import Client, LocalCluster
 
     m = machine()
-    sweep_mod = importlib.import_module("flexlib.sweep")
+    sweep_mod = importlib.import_module("flexlib.studies.sweep")
     startup = {}
     for method, label in (("spawn", "spawn"), ("fork", "fork"), ("forkserver", "forkserver, first"),
                           ("forkserver", "forkserver, again")):
@@ -96,7 +96,7 @@ def main():
         record("dask, own cluster", wall, ds, a.workers, ref)
     with LocalCluster(n_workers=a.workers, threads_per_worker=1, host="127.0.0.1",
                       dashboard_address=None) as cluster, Client(cluster) as client:
-        client.run(importlib.import_module("flexlib.sweep").warm_worker)
+        client.run(importlib.import_module("flexlib.studies.sweep").warm_worker)
         for _ in range(a.repeat):
             wall, ds = run("dask", grid, a.t_end, scheduler=client)
             record("dask, running cluster", wall, ds, a.workers, ref)

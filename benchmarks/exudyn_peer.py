@@ -12,7 +12,7 @@ The contact is the linear penalty force flexlib's continuous contact model gives
 ``contact_law="kelvin_voigt", contact_exponent=1, contact_damping=0``: with the gap
 Psi = n . (r_tip - r_O1) and the penetration delta = max(0, -Psi), the slope pushes the tip with
 N n + F_t t, N = k delta, F_t = -c(|v_t|) mu_d N sgn(v_t), the modified Coulomb law of Ambrosio
-(2002) with v0 = 1e-4 m/s and v1 = 1e-3 m/s (flexlib.friction.modified_coulomb).  It is a Python
+(2002) with v0 = 1e-4 m/s and v1 = 1e-3 m/s (flexlib.contact.friction.modified_coulomb).  It is a Python
 user-function force of a Cartesian spring-damper connector between the hinge and the tip node.
 Time integration: Exudyn's implicit generalized-alpha
 (spectral radius 0.9) at a fixed step of 2 us; its explicit RK44 went unstable in free flight at

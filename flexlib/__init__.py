@@ -6,7 +6,7 @@ from . import _numerics  # noqa: E402
 _numerics.pin_this_process()
 from .params import (BeamParams, SlopeParams, CoulombParams, LuGreParams, SolverSettings,  # noqa: F401
                      Case, paper_case)
-from .beam import BeamModel  # noqa: F401,E402
-from .simulate import simulate, SimulationError, MODELS, canonical_model, spin_up_profile  # noqa: F401,E402
+from .bodies.beam import BeamModel  # noqa: F401,E402
+from .solver.simulate import simulate, SimulationError, MODELS, canonical_model, spin_up_profile  # noqa: F401,E402
 from .result import SimulationResult, load_result  # noqa: F401,E402
-from .sweep import sweep, sweep_table  # noqa: F401,E402
+from .studies.sweep import sweep, sweep_table  # noqa: F401,E402

@@ -3,7 +3,7 @@
 flexlib's compiled code (numba) rounds alike on every x86-64 CPU, but two libraries it uses pick
 their code by the processor: NumPy's vectorised sin, cos, exp, ... have an AVX-512 version
 (Intel's SVML) that differs from the AVX2 one in the last bit, and OpenBLAS has matrix kernels
-per CPU family.  The modal integrals of the beam (:mod:`flexlib.modes`) go through both, so an
+per CPU family.  The modal integrals of the beam (:mod:`flexlib.bodies.modes`) go through both, so an
 AVX-512 machine starts a run from mass matrices that differ in the 16th digit, and the
 event-driven runs amplify that: the frictionless run of case 3.2 makes 67 velocity jumps in
 0-2 s on an AMD EPYC and 59 on an Intel Xeon with AVX-512, the LuGre runs agree to 1e-5.
@@ -215,7 +215,7 @@ def kernelspec(python: str | None = None) -> dict:
 
 
 def write_kernelspec(prefix: str | None = None, python: str | None = None) -> str | None:
-    """Write :func:`kernelspec` to ``<prefix>/share/jupyter/kernels/flexlib/kernel.json``
+    """Write :func:`kernelspec` to ``<prefix>/share/jupyter/kernels/flexlib/solver/kernel.json``
     (default prefix: this environment's, ``sys.prefix``), where JupyterLab and nbclient started
     from this environment find it.  Returns the path, or None without ipykernel (nothing to
     start).  The file is rewritten only when its content changes."""

@@ -2,6 +2,6 @@
 
 Imported by the fork server (``multiprocessing.set_forkserver_preload``), so that every worker
 forked from it starts warm."""
-from .sweep import warm_worker
+from .studies.sweep import warm_worker
 
 warm_worker()

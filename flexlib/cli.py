@@ -1,7 +1,7 @@
 """Command line: ``python -m flexlib simulate | compare | sweep | modes | figures | notebooks``.
 
 User errors (unknown case or model, a parameter out of range) print one line and exit 2;
-a run that stops with :class:`~flexlib.simulate.SimulationError` prints one line, still writes
+a run that stops with :class:`~flexlib.solver.simulate.SimulationError` prints one line, still writes
 the partial JSON (and CSV, .npz) when asked, and exits 3 (``compare`` runs the other models and
 exits 3 if any stopped).  No traceback is shown for either.  On a terminal, a run longer than 2 s
 shows a progress line on stderr (not with ``--quiet``).
@@ -77,9 +77,11 @@ def _add_run_options(s, *, compare: bool):
                    help="case of the paper's section 3: 3.1 (or A; comparison with the literature) "
                         "or 3.2 (or B; the main study); or a multibody case: double-pendulum (a "
                         "flexible double pendulum striking a stop), falling-beam (a free beam "
-                        "dropped on the ground, several contact points); default 3.2")
+                        "dropped on the ground, several contact points), beam-on-slope (case 3.2 "
+                        "run by the multibody solver); default 3.2")
     s.add_argument("--t-end", default=None, metavar="T_END",
-                   help="end time; (0, 1000] s; default 2 s (double-pendulum 1.5 s, falling-beam 1 s)")
+                   help="end time; (0, 1000] s; default 2 s (double-pendulum 1.5 s, falling-beam 1 s, "
+                        "beam-on-slope 0.75 s)")
     s.add_argument("--sample-times", default=None, metavar="TIMES",
                    help="comma-separated times [s] at which the JSON summary samples theta, theta' "
                         "and the tip's Y; default: none")
@@ -130,7 +132,7 @@ def _add_run_command(sub, name, model_option, model_default, *, summary, descrip
                    help=f"{several}{', '.join(_MODEL_HELP)} (listed below; hyphens accepted); "
                         f"default {model_default}; the multibody cases also take 'continuous' (a "
                         f"frictionless penalty contact) and default to their own model "
-                        f"(double-pendulum: continuous, falling-beam: hybrid_coulomb)")
+                        f"(double-pendulum: continuous, falling-beam and beam-on-slope: hybrid_coulomb)")
     _add_run_options(s, compare=name == "compare")
 
 
@@ -172,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class _Progress:
-    """``progress(t, t_end)`` for :func:`flexlib.simulate.simulate`: a line on ``stream``,
+    """``progress(t, t_end)`` for :func:`flexlib.solver.simulate.simulate`: a line on ``stream``,
     ``\\r  t = 1.234 / 2.000 s  ( 62 %)  3.1 s``, rewritten at most every ``every`` s of wall
     time and not before ``after`` s have passed; :meth:`close` clears it."""
 
@@ -243,7 +245,7 @@ def _run_inputs(a):
 
 def _run(case, model, t_end, overrides, sample_times, progress):
     """One run: (result, stop message or None); a stopped run's result is the partial one."""
-    from .simulate import SimulationError, simulate
+    from .solver.simulate import SimulationError, simulate
     try:
         return simulate(case, model, t_end, sample_times=sample_times, progress=progress,
                         **overrides), None
@@ -268,7 +270,7 @@ def _per_model(path, model):
 
 
 def _cmd_simulate(a) -> int:
-    from .simulate import canonical_model
+    from .solver.simulate import canonical_model
     if is_system_case(a.case):
         return simulate_command(a)
     case, overrides, t_end, sample_times = _run_inputs(a)
@@ -310,7 +312,7 @@ def _write_outputs(a, res, sample_times, model=None):
 
 
 def _cmd_compare(a) -> int:
-    from .simulate import canonical_model
+    from .solver.simulate import canonical_model
     if is_system_case(a.case):
         a.models = "continuous,frictionless,hybrid_coulomb" if a.models is None else a.models
         return compare_command(a)
@@ -384,7 +386,7 @@ def _add_sweep_parser(sub):
                        "stick time, status, ...) as an xarray Dataset to a netCDF file.")
     w.add_argument("--case", default="3.2", metavar="CASE",
                    help="case of the paper's section 3: 3.1 (or A) or 3.2 (or B), or a multibody "
-                        "case: double-pendulum, falling-beam; default 3.2")
+                        "case: double-pendulum, falling-beam, beam-on-slope; default 3.2")
     w.add_argument("--model", action="append", default=None, metavar="MODEL",
                    help=f"model(s), repeated or comma-separated: {', '.join(_MODEL_HELP)} "
                         "(listed below); default lugre (a multibody case: its own default)")
@@ -443,8 +445,8 @@ def modes_table(beam) -> dict:
     """The natural frequencies of ``beam`` (a :class:`~flexlib.params.BeamParams`) in its basis,
     root clamped and not rotating, beside the exact clamped-free ones: a dict with ``basis``,
     ``coordinates``, ``frequencies`` and ``exact`` [rad/s] and ``relative_error``."""
-    from .beam import BeamModel
-    from .modes import cantilever_roots
+    from .bodies.beam import BeamModel
+    from .bodies.modes import cantilever_roots
     bm = BeamModel(beam)
     w = bm.natural_frequencies()
     exact = cantilever_roots(len(w)) ** 2 * math.sqrt(beam.E * beam.I / (beam.rho * beam.S * beam.L**4))
@@ -488,7 +490,7 @@ def _positive_int(option, text):
 
 def _cmd_sweep(a) -> int:
     from .params import paper_case
-    from .sweep import parse_grid_values, sweep, sweep_table
+    from .studies.sweep import parse_grid_values, sweep, sweep_table
     overrides = {name: parse_value(name, getattr(a, "p_" + name)) for name in _PARAM_NAMES
                  if getattr(a, "p_" + name) is not None}
     if is_system_case(a.case):
@@ -570,7 +572,7 @@ def main(argv=None) -> int:
         if a.command == "modes":
             return _cmd_modes(a)
         if a.command == "figures":
-            from .figures import make_all
+            from .studies.figures import make_all
             make_all(a.out, only=a.only.split(",") if a.only else None, studies=not a.no_studies)
             return 0
         if a.command == "notebooks":

@@ -10,9 +10,9 @@ know gives NaN (the integrator then stops), never a silent fallback to another l
 
 Where a new law goes: a friction law is a :class:`FrictionLaw` (its kernel code, whether it has
 internal state z, how the slip direction is chosen, its stick limit).  A built-in law's formulas
-go in :mod:`flexlib.friction` and its branch in :func:`flexlib.kernel.phase_eval_into`; a law
+go in :mod:`flexlib.contact.friction` and its branch in :func:`flexlib.solver.kernel.phase_eval_into`; a law
 from outside the package brings its compiled function (``kernel_function``), and the simulator
-compiles a right-hand side around it (:func:`flexlib.kernel.specialize`;
+compiles a right-hand side around it (:func:`flexlib.solver.kernel.specialize`;
 examples/custom_friction.py).
 """
 from __future__ import annotations
@@ -31,7 +31,7 @@ class ContactLaw:
     """How the body meets the obstacle.  ``code`` 0: no obstacle (free flight); 1: the beam tip
     against a rigid slope with a velocity jump at impact and a Baumgarte-stabilised normal
     constraint (docs/model.md sections 7-8); 2: the beam tip against the slope with a continuous
-    penalty force and no jump (:mod:`flexlib.penalty`).  ``constraint``: the normal direction is
+    penalty force and no jump (:mod:`flexlib.contact.penalty`).  ``constraint``: the normal direction is
     a constraint (jump, multiplier, Baumgarte), so a contact phase needs no penetration."""
     name: str
     code: int
@@ -57,7 +57,7 @@ class FrictionLaw:
     stick_limit: str
     needs_mu_s: bool = False
     # A law from outside the package: its compiled (v_t, z, par) -> (z', mu) with F_t = -mu N
-    # (``par`` slots: flexlib.layout).  The simulator compiles a right-hand side around it.
+    # (``par`` slots: flexlib.solver.layout).  The simulator compiles a right-hand side around it.
     kernel_function: object = None
 
     @property
@@ -97,7 +97,7 @@ class ModelSpec:
 
     @property
     def kernel_code(self) -> int:
-        """The code of :func:`flexlib.kernel.phase_eval_into`'s ``model`` argument for this
+        """The code of :func:`flexlib.solver.kernel.phase_eval_into`'s ``model`` argument for this
         (contact law, friction law) pair (:data:`KERNEL_LAWS`), or -1 if the kernel does not
         implement the pair."""
         if self.friction.kernel_function is not None:

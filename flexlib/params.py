@@ -264,7 +264,7 @@ class BeamParams(_Validated):
     which is 40 for N <= 5 and at least 60 for N = 8 (with basis 'partition': on the region away
     from the tip; elements are integrated exactly with 6 points each).
 
-    ``basis`` selects the functions of the deflection (:mod:`flexlib.bases`): ``"modal"`` (the
+    ``basis`` selects the functions of the deflection (:mod:`flexlib.bodies.bases`): ``"modal"`` (the
     paper's ``n_modes`` assumed modes), ``"fe"`` (``elements`` Hermite beam elements, the root
     clamped) or ``"partition"`` (``n_modes`` assumed modes of the beam of length
     L - ``local_length`` and ``elements`` Hermite elements on the end region of length
@@ -337,7 +337,7 @@ class SlopeParams(_Validated):
     jump and the constraint by a penalty force N = K delta^n (1 + D(e) delta' / delta'_in)
     (``contact_law`` sets D(e); ``kelvin_voigt`` is N = K delta^n + C delta' with C =
     ``contact_damping``), K = ``contact_stiffness`` in N/m^n, n = ``contact_exponent``; see
-    :mod:`flexlib.penalty`.  They use ``e`` as the restitution their law is built for, and
+    :mod:`flexlib.contact.penalty`.  They use ``e`` as the restitution their law is built for, and
     ``v_zeno`` as the smallest approach speed delta'_in of the damping term.  ``chi`` and
     ``beta`` are not used by them.
     """
@@ -362,7 +362,7 @@ class CoulombParams(_Validated):
     stick test: ``"default"`` means mu_d for hybrid Coulomb and mu_s for hybrid LuGre
     (the paper's stick limits).  ``v0`` < ``v1`` shape the modified Coulomb law of the
     continuous contact model (Ambrosio 2002): no friction below v0, mu_d above v1, a linear ramp
-    between (:func:`flexlib.friction.modified_coulomb`).
+    between (:func:`flexlib.contact.friction.modified_coulomb`).
     """
     mu_d: float = 0.4
     mu_s: float = 0.5
@@ -401,7 +401,7 @@ class SolverSettings(_Validated):
 
     ``rtol``/``atol`` are the integrator tolerances (atol is scaled per component by the
     simulator).  ``method="DOP853"`` uses flexlib's compiled copy of scipy's DOP853
-    (:mod:`flexlib.integrator`) when numba is available; ``"DOP853-scipy"`` and the other names
+    (:mod:`flexlib.solver.integrator`) when numba is available; ``"DOP853-scipy"`` and the other names
     use :func:`scipy.integrate.solve_ivp` (slower, for cross-checks).  ``max_step_contact`` bounds the step in contact phases so that short
     contacts and sign changes of v_t are not skipped.  ``dense_dt`` is the sampling step of
     the histories ``result.h`` in contact phases (the impacts' peaks and ``result.sample`` use

@@ -1,7 +1,7 @@
 """The result of a run: histories, impacts table, energy audit, JSON summary, .npz and CSV export.
 
 This module only holds and exports the numbers: it does not import the simulator or the
-kernel.  :mod:`flexlib.history` builds a :class:`SimulationResult` from a run.
+kernel.  :mod:`flexlib.solver.history` builds a :class:`SimulationResult` from a run.
 
 A fresh result keeps the run's trajectory (every step's state and 7th-order interpolant), so
 :meth:`SimulationResult.sample` and :meth:`SimulationResult.history` evaluate any history at any
@@ -75,7 +75,7 @@ class SimulationResult:
     samples: dict | None = None        # theta, theta' and tip Y at requested times
     version: str = ""                  # flexlib version that made the run
     selections: list = field(default_factory=list)
-    trajectory: object = field(default=None, repr=False)   # flexlib.history.Trajectory
+    trajectory: object = field(default=None, repr=False)   # flexlib.solver.history.Trajectory
     energy: dict | None = None         # E0, final E, works, audit max (at the step points)
     t_end: float | None = None         # the time the run reached [s]
 
@@ -357,7 +357,7 @@ SELECTION_KEYS = ("n_selections", "selections_unique", "selections_several", "se
 
 
 def selection_counts(selections) -> dict:
-    """Counters of the contact-mode selections (:mod:`flexlib.selection`): how many were made,
+    """Counters of the contact-mode selections (:mod:`flexlib.contact.selection`): how many were made,
     how many had exactly one, several or no consistent candidate, and, for hybrid Coulomb, how
     often the chosen slip direction agreed with -sgn(F_t) of the stick trial."""
     n = [s["n_consistent"] for s in selections]

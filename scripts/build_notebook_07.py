@@ -3,7 +3,7 @@
     .venv/bin/python scripts/build_notebook_07.py     # then: python -m flexlib notebooks notebooks/07-axial-flexibility.ipynb
 
 The heavy runs (case 3.2, three friction models, axial_modes = 0..3, 0-1.2 s) are cached in
-figures/data/axial_study.json by flexlib.axial.axial_study(); the notebook computes them (~1 min)
+figures/data/axial_study.json by flexlib.studies.axial.axial_study(); the notebook computes them (~1 min)
 only when that file is missing.
 """
 from __future__ import annotations
@@ -36,7 +36,8 @@ really happen?**
 """),
     code(r"""
 import flexlib as fl
-from flexlib import axial, figures, plots, widgets
+from flexlib.studies import axial, figures
+from flexlib.viz import plots, widgets
 %matplotlib inline
 import numpy as np
 import matplotlib.pyplot as plt
@@ -81,7 +82,7 @@ matrix is nearly singular; one axial mode makes them clearly independent and $S$
     md(r"""
 ## Case 3.2 with axial modes: 0–1.2 s, three friction models
 
-`flexlib.axial.axial_study()` runs case 3.2 with hybrid Coulomb, hybrid LuGre and unified LuGre for
+`flexlib.studies.axial.axial_study()` runs case 3.2 with hybrid Coulomb, hybrid LuGre and unified LuGre for
 `axial_modes` = 0, 1, 2, 3 over 0–1.2 s (12 runs, about a minute), checks each run (energy audit,
 $N\ge 0$, gap in contact, Coulomb bound) and condenses it. `python -m flexlib figures` caches it in
 `figures/data/axial_study.json`; this notebook reads that file (and computes it if it is missing).
@@ -187,7 +188,7 @@ display(Markdown("\n".join(lines)))
     md(r"""
 ### The paper's claims, re-evaluated for each Na
 
-`flexlib.claims.evaluate_claims` on {model: result} for the three models with the same Na
+`flexlib.studies.claims.evaluate_claims` on {model: result} for the three models with the same Na
 (thresholds as in notebook 06). Na = 0 is the paper's model and matches `figures/claims.md` except for
 the shorter window (1.2 s here, 2 s there).
 """),

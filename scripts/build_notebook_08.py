@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/build_notebook_08.py     # then: python -m flexlib notebooks notebooks/08-continuous-contact.ipynb
 
-The notebook runs its studies itself (flexlib.continuous: 6 + 12 + 2 runs of about 1 s each), so
+The notebook runs its studies itself (flexlib.studies.continuous: 6 + 12 + 2 runs of about 1 s each), so
 it needs no cached file; ``python -m flexlib figures`` draws the same figures into figures/.
 """
 from __future__ import annotations
@@ -31,7 +31,7 @@ damping that takes out the energy a restitution $e$ asks for: $D = 3(1-e)/2$ (Hu
 1975), $3(1-e^2)/4$ (Lankarani & Nikravesh 1990), $8(1-e)/(5e)$ (Flores et al. 2011, defined for
 $0 < e \le 1$). A rigid point mass dropped on the slope with $n = 1.5$ rebounds with 0.47 at
 $e = 0.5$ under the Flores law, but with 0.66 (Hunt & Crossley) and 0.73 (Lankarani & Nikravesh):
-the latter two are meant for $e$ near 1 ([flexlib.penalty](../flexlib/penalty.py) lists the
+the latter two are meant for $e$ near 1 ([flexlib.contact.penalty](../flexlib/contact/penalty.py) lists the
 measured values). The friction needs no stick state: the **modified Coulomb law**
 (Ambrósio 2002) ramps the coefficient from 0 at $|v_t| = v_0$ to $\mu_d$ at $|v_t| = v_1$,
 
@@ -63,7 +63,8 @@ This notebook compares them with the paper's models on case 3.2.
 """),
     code(r"""
 import flexlib as fl
-from flexlib import continuous, nbtools, plots, widgets
+from flexlib.studies import continuous
+from flexlib.viz import nbtools, plots, widgets
 %matplotlib inline
 import numpy as np
 import matplotlib.pyplot as plt

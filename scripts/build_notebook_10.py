@@ -30,7 +30,7 @@ contact-constraint method side by side.
 """),
     code(r"""
 import flexlib as fl
-from flexlib import multibody_plots as mbp, multibody_widgets as mbw
+from flexlib.viz import multibody_plots as mbp, multibody_widgets as mbw
 from flexlib.cases import simulate, double_pendulum
 %matplotlib inline
 import numpy as np
@@ -235,6 +235,57 @@ display(Markdown(f'''
   (continuous) and {min(rate["constraint, e = 1"]):.1f} to {max(rate["constraint, e = 1"]):.1f} rad/s (constraint); the two methods agree
   with each other at every N better than either agrees with itself across N.
 '''))
+"""),
+    md(r"""
+## The paper's beam, built from the same parts
+
+The beam of notebooks 01–09 is the smallest system of this kind: one body on a ground hinge, the
+slope a half-plane with the outward normal $(-\sin\alpha, \cos\alpha)$, and the tip a contact
+point. The case `beam-on-slope` builds it from these parts, and the multibody solver runs it. The
+paper's figures come from the single-beam solver of notebooks 01–09; below, the two run case 3.2
+with hybrid Coulomb friction over 0–0.6 s (the first impact at 0.333 s and the flight after it).
+Their mass matrices and forces are the same code; their linear solves, event searches and mode
+selections are separate implementations.
+"""),
+    code(r"""
+from flexlib.viz import plots
+
+paper = fl.paper_case("3.2")
+single = fl.simulate(paper, "hybrid_coulomb", 0.6)
+as_system = simulate("beam-on-slope", "hybrid_coulomb", t_end=0.6)
+ts = np.linspace(0.0, 0.6, 1201)
+th_single = single.sample(ts, "theta")
+th_system = as_system.history(ts)["beam.theta"]
+t1, t1s = single.impacts[0]["t_start"], as_system.impacts[0]["t_start"]
+
+fig, axs = plt.subplots(1, 2, figsize=(11, 3.4))
+st = plots.style("hybrid_coulomb")
+axs[0].plot(ts, np.degrees(th_single), color=st["color"], label="single-beam solver (case 3.2)")
+axs[0].plot(ts, np.degrees(th_system), color="k", ls=":", lw=2, label="multibody solver (beam-on-slope)")
+axs[0].set(xlabel="t [s]", ylabel=r"$\theta$ [deg]", title="the beam's angle")
+axs[0].legend()
+axs[1].semilogy(ts, np.maximum(np.abs(th_system - th_single), 1e-17), color=st["color"])
+axs[1].axvline(t1, color="0.5", lw=0.8, ls="--", label="first contact")
+axs[1].set(xlabel="t [s]", ylabel=r"$|\Delta\theta|$ [rad]", title="multibody minus single-beam",
+           ylim=(1e-17, 1e-4))
+axs[1].legend()
+fig.tight_layout()
+plt.show()
+before, after = ts < t1, ts >= t1
+display(Markdown(f'''
+* First contact: {t1:.12f} s (single-beam), {t1s:.12f} s (multibody), {abs(t1s - t1):.1e} s apart.
+* $|\\Delta\\theta|$ up to it: {np.abs(th_system - th_single)[before].max():.1e} rad (round-off); after it: up to
+  {np.abs(th_system - th_single)[after].max():.1e} rad.
+'''))
+"""),
+    md(r"""
+Up to the first contact the two agree to round-off. After it they part by a few $10^{-7}$ rad:
+when the tip leaves the slope with zero normal force, the multibody solver watches it for a gap
+$10^{-8}$ m below the slope (so that a point resting beside a closed one is not re-struck by the
+round-off of its neighbour's constraint), and the tip lands again about $10^{-8}$ s late. That
+threshold is a choice of the multibody solver for several contact points; the single-beam solver,
+with one point, uses $10^{-12}$ m.
+
 """),
     md(r"""
 ## Try it

@@ -28,7 +28,8 @@ linear complementarity problem (LCP); then we let the beam bend and see what cha
 """),
     code(r"""
 import flexlib as fl
-from flexlib import lcp, multibody_plots as mbp
+from flexlib.contact import lcp
+from flexlib.viz import multibody_plots as mbp
 from flexlib.cases import simulate, falling_beam
 %matplotlib inline
 import numpy as np
@@ -111,7 +112,7 @@ a linear complementarity problem for $\Lambda$ (Pfeiffer and Glocker 1996). A po
 impulse and separate, or take one and stop; which of the two is not known in advance, and an
 impulse at one end changes the velocity of the other. For the horizontal rigid rod $G$ follows
 from the mass $m$, the inertia $mL^2/12$ and the lever arms $\mp L/2$:
-$G = \frac1m\begin{pmatrix}4 & -2\\-2 & 4\end{pmatrix}$. `flexlib.lcp.newton_impact` solves it:
+$G = \frac1m\begin{pmatrix}4 & -2\\-2 & 4\end{pmatrix}$. `flexlib.contact.lcp.newton_impact` solves it:
 """),
     checked(r"""
 G = np.array([[4.0, -2.0], [-2.0, 4.0]]) / m

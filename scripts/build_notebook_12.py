@@ -51,7 +51,8 @@ partition) with the sizes as sliders (`n_modes`, `elements`, `local_length`, `lo
 import json
 
 import flexlib as fl
-from flexlib import accuracy as acc, plots
+from flexlib.studies import accuracy as acc
+from flexlib.viz import plots
 from flexlib.cli import modes_table
 %matplotlib inline
 import numpy as np
@@ -284,7 +285,7 @@ python3 benchmarks/bench_accuracy.py --case double-pendulum
 """),
     code(r"""
 try:
-    from flexlib.peer import comparison_table
+    from flexlib.studies.peer import comparison_table
 except ImportError:
     print("The comparison with an independent multibody code is not part of this version of flexlib.")
 else:

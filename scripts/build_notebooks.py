@@ -22,7 +22,7 @@ KERNELSPEC = {"display_name": "Python 3 (flexlib)", "language": "python", "name"
 
 SETUP = """\
 import flexlib as fl
-from flexlib import nbtools, widgets
+from flexlib.viz import nbtools, widgets
 %matplotlib inline
 import numpy as np
 import matplotlib.pyplot as plt
@@ -92,16 +92,16 @@ Clamped–free cantilever eigenfunctions, normalised so that $\int_0^L\Phi_i\Phi
 $$\Phi_i(x) = \cosh\beta_i x - \cos\beta_i x - \sigma_i(\sinh\beta_i x - \sin\beta_i x),\quad
 \sigma_i = \frac{\cosh\lambda_i + \cos\lambda_i}{\sinh\lambda_i + \sin\lambda_i},\quad 1 + \cos\lambda_i\cosh\lambda_i = 0,\ \lambda_i = \beta_i L$$
 
-`flexlib.modes.mode_shapes` evaluates them in the numerically stable form of §4.1 (no cosh − σ sinh
+`flexlib.bodies.modes.mode_shapes` evaluates them in the numerically stable form of §4.1 (no cosh − σ sinh
 cancellation), so N = 8 modes are as accurate as N = 1. The tip value is Φ_i(L) = 2(−1)^{i+1}."""),
     code("""
 case = fl.paper_case("3.2")
 L = case.beam.L
 x = np.linspace(0.0, L, 201)
-phi, dphi, ddphi = fl.modes.mode_shapes(x, L, 4)
+phi, dphi, ddphi = fl.bodies.modes.mode_shapes(x, L, 4)
 fig, ax = plt.subplots(figsize=(7, 3.2), constrained_layout=True)
 for i in range(4):
-    ax.plot(x, phi[:, i], label=f"$\\\\Phi_{i + 1}$, $\\\\beta_{i + 1}L$ = {fl.modes.cantilever_roots(4)[i]:.4f}")
+    ax.plot(x, phi[:, i], label=f"$\\\\Phi_{i + 1}$, $\\\\beta_{i + 1}L$ = {fl.bodies.modes.cantilever_roots(4)[i]:.4f}")
 ax.axhline(0, color="0.5", lw=0.5)
 ax.set_xlabel("axial coordinate x [m]")
 ax.set_ylabel("mode shape $\\\\Phi_i(x)$ [–]")
@@ -116,7 +116,7 @@ V_G = -\mathbf g^\mathsf{T} W R,\ R = \int_0^L \rho S\,p\,dx \quad (9),(10)$$
 
 Lagrange's equations give $M(q)\,\ddot q = Q(q,\dot q)$ (eq 12) with the mass matrix of eqs (13)–(15) and the
 generalised forces of eqs (16)–(17). The printed eqs (16), (17), (20) contain typos (dots in the
-wrong place, θ̇ for θ̇², and $S_y = \int\rho S\,x\,\Phi\,dx$ missing the factor x); `flexlib.beam` uses the
+wrong place, θ̇ for θ̇², and $S_y = \int\rho S\,x\,\Phi\,dx$ missing the factor x); `flexlib.bodies.beam` uses the
 corrected closed form and tests it against the generic quadrature route of §5.3.
 
 ### Natural frequencies
@@ -131,7 +131,7 @@ from scipy.optimize import brentq
 
 b = case.beam
 c0 = np.sqrt(b.E * b.I / (b.rho * b.S * b.L**4))
-lam_clamped = fl.modes.cantilever_roots(6)
+lam_clamped = fl.bodies.modes.cantilever_roots(6)
 lam_pinned = np.array([brentq(lambda l: np.tan(l) - np.tanh(l), (k + 1) * np.pi + 0.1, (k + 1.5) * np.pi - 1e-9)
                        for k in range(5)])
 w3 = fl.BeamModel(b).natural_frequencies()
@@ -169,11 +169,11 @@ g0 = case.beam.g0
 rigid = solve_ivp(lambda t, y: [y[1], -1.5 * g0 / L * np.cos(y[0])], (0, 0.35), [case.beam.theta0, 0.0],
                   rtol=1e-10, atol=1e-12, dense_output=True)
 fig, axs = plt.subplots(2, 1, figsize=(7, 4.6), sharex=True, constrained_layout=True)
-axs[0].plot(free.t, free.theta, **fl.plots.style("free"))
+axs[0].plot(free.t, free.theta, **fl.viz.plots.style("free"))
 axs[0].plot(free.t, rigid.sol(free.t)[0], "r:", lw=1.5, label="rigid rod (reference)")
 axs[0].set_ylabel(r"$\\theta$ [rad]")
 axs[0].legend(fontsize=8)
-axs[1].plot(free.t, 1e3 * free.tip_deflection, **fl.plots.style("free"))
+axs[1].plot(free.t, 1e3 * free.tip_deflection, **fl.viz.plots.style("free"))
 axs[1].set_ylabel(r"tip $u_y(L)$ [mm]")
 axs[1].set_xlabel("time t [s]")
 for ax in axs:
@@ -220,7 +220,7 @@ constant speed; without it the deflection grows without bound once θ̇ exceeds 
 
 ## Key numbers"""),
     checked("""
-phiL = fl.modes.mode_shapes([L], L, 3)[0][0]
+phiL = fl.bodies.modes.mode_shapes([L], L, 3)[0][0]
 print("Phi_i(L), N = 3:", " ".join(f"{v:+.4f}" for v in phiL))
 print("clamped frequencies, N = 3 [rad/s]:", " ".join(f"{v:.4g}" for v in w3))
 print("pinned-free frequencies, N = 3 [rad/s]:", " ".join(f"{v:.4g}" for v in p3[:2]))
@@ -286,11 +286,11 @@ changes too (by $\Gamma_q M^{-1}D_n I$).
 **Kinetic energy lost:** $\Delta T = -\tfrac12(1-e^2)\,(v_n^-)^2 / (D_n^\mathsf{T}M^{-1}D_n)$; the quantity
 $m^* = 1/(D_n^\mathsf{T}M^{-1}D_n)$ is the apparent mass of the tip.
 
-Below, the jump is recomputed with `flexlib.jump.impulse_jump` from the state just before the first
+Below, the jump is recomputed with `flexlib.contact.jump.impulse_jump` from the state just before the first
 contact of a frictionless run of case 3.2."""),
     code("""
-from flexlib.contact import Slope, tip_contact
-from flexlib.jump import impulse_jump
+from flexlib.contact.slope import Slope, tip_contact
+from flexlib.contact.jump import impulse_jump
 
 case = fl.paper_case("3.2")
 res = fl.simulate(case, "frictionless", 0.75)
@@ -407,7 +407,7 @@ integration error. $W_N = \int N v_n\,dt$ would be zero for a perfect constraint
 drift and must be small compared with the jump losses."""),
     code("""
 fig, axs = plt.subplots(2, 1, figsize=(7, 4.8), sharex=True, constrained_layout=True)
-axs[0].plot(res.t, res.E, **fl.plots.style("frictionless"))
+axs[0].plot(res.t, res.E, **fl.viz.plots.style("frictionless"))
 axs[0].plot(res.t, res.E0 + res.jump_sum, "k:", lw=1, label="E(0) + Σ jump losses")
 axs[0].set_ylabel("mechanical energy E [J]")
 axs[0].legend(fontsize=8)
@@ -694,7 +694,7 @@ print(f"unified vs hybrid LuGre, after impact 2: theta {100 * after['theta']:.1f
 
 # notebook 05 also runs the hybrid LuGre model for the comparison (claim C1)
 NB05.insert(7, code("""
-from flexlib.claims import rel_diff
+from flexlib.studies.claims import rel_diff
 
 hyb = fl.simulate(case, "hybrid_lugre", 0.75)
 nbtools.history_figure({"lugre": res, "hybrid_lugre": hyb}, ("theta_dot", "N", "F_t"),
@@ -804,14 +804,14 @@ if claims:
     md("""
 ## The paper's claims checked on our runs
 
-The table is made by `flexlib.claims.claims_table`, the same function that writes
-[`figures/claims.md`](../figures/claims.md). Thresholds chosen by `flexlib.claims`: "coincide" ≤ 1 % of
+The table is made by `flexlib.studies.claims.claims_table`, the same function that writes
+[`figures/claims.md`](../figures/claims.md). Thresholds chosen by `flexlib.studies.claims`: "coincide" ≤ 1 % of
 the quantity's range, "basically the same" ≤ 5 %, "clearly different" > 10 %. Impacts are clusters of
 contact episodes ([docs/model.md §12](../docs/model.md#12-impacts-episodes-and-clusters)). A verdict is
 "robust" when it stays the same with tolerances 10× tighter and with N = 4 modes."""),
     code("""
 from IPython.display import HTML
-from flexlib.claims import MEASUREMENT_NOTE, claims_summary, claims_table
+from flexlib.studies.claims import MEASUREMENT_NOTE, claims_summary, claims_table
 
 claims = nbtools.cached("claims")
 if claims:

@@ -1,15 +1,15 @@
 """Test references: NumPy statements of formulas the library computes with compiled code.
 
 These are *references for the tests*, not library code: the simulator runs the
-compiled functions of :mod:`flexlib.beam`, :mod:`flexlib.contact` and :mod:`flexlib.friction`,
+compiled functions of :mod:`flexlib.bodies.beam`, :mod:`flexlib.contact.slope` and :mod:`flexlib.contact.friction`,
 and the tests compare the two.  Each function here is a direct, readable transcription of the
 paper's equations (docs/model.md), written independently of the kernel's loops.
 
 Tip kinematics, energies and the generic quadrature route (the functions taking a
-:class:`~flexlib.beam.BeamModel` first): the library computes the tip point and the potential
-energies once, in :mod:`flexlib.beam` (:func:`~flexlib.beam.tip_point`,
-:func:`~flexlib.beam.potential_energies`, over a run :func:`~flexlib.beam.sample_kinematics`),
-and M, Q in :func:`~flexlib.beam.mass_forces_into` / :func:`~flexlib.beam.mass_forces_quad_into`;
+:class:`~flexlib.bodies.beam.BeamModel` first): the library computes the tip point and the potential
+energies once, in :mod:`flexlib.bodies.beam` (:func:`~flexlib.bodies.beam.tip_point`,
+:func:`~flexlib.bodies.beam.potential_energies`, over a run :func:`~flexlib.bodies.beam.sample_kinematics`),
+and M, Q in :func:`~flexlib.bodies.beam.mass_forces_into` / :func:`~flexlib.bodies.beam.mass_forces_quad_into`;
 the NumPy statements below are the tests' references for them (they were methods of
 ``BeamModel`` and are not library code).
 """
@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from flexlib.contact import TipContact
+from flexlib.contact.slope import TipContact
 
 
 def tip_contact(beam, slope, q, qd) -> TipContact:
@@ -82,7 +82,7 @@ def _chol_solve(M, b):
 
 
 def mass_and_forces(beam, q, qd, tau_d: float | None = None):
-    """NumPy statement of :meth:`flexlib.beam.BeamModel.mass_and_forces` (a test reference):
+    """NumPy statement of :meth:`flexlib.bodies.beam.BeamModel.mass_and_forces` (a test reference):
     M(q) and Q(q, q') together (eqs (13)-(17), corrected), sharing the products.
 
     Q contains the drive torque, gravity, all velocity terms, the elastic force -K2 B and
@@ -281,10 +281,11 @@ def generalized_forces_quadrature(beam, q, qd, tau_d: float | None = None) -> np
 def kernel_point(beam, q, qd=None):
     """The library's (compiled kernel's) tip and potential energies at one state, as a dict:
     tip_X, tip_Y, tip_Xdot, tip_Ydot, tip_deflection, V_E, V_A, V_G
-    (:func:`flexlib.beam.sample_kinematics` on one sample) and T (the kinetic energy of
-    :func:`flexlib.kernel.phase_eval_samples`).  Not a reference: what the tests check."""
-    from flexlib import beam as beam_module, kernel
-    from flexlib.layout import DISC_SLOTS
+    (:func:`flexlib.bodies.beam.sample_kinematics` on one sample) and T (the kinetic energy of
+    :func:`flexlib.solver.kernel.phase_eval_samples`).  Not a reference: what the tests check."""
+    from flexlib.bodies import beam as beam_module
+    from flexlib.solver import kernel
+    from flexlib.solver.layout import DISC_SLOTS
     q = np.asarray(q, float)
     qd = np.zeros_like(q) if qd is None else np.asarray(qd, float)
     y = np.concatenate((q, qd, np.zeros(5)))[None, :]

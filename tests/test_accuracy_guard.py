@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from flexlib import kernel
+from flexlib.solver import kernel
 from flexlib.params import paper_case
-from flexlib.simulate import (CONTACT, CONTACT_MODELS, FREE, SLIP, STICK, SimulationError,
+from flexlib.solver.simulate import (CONTACT, CONTACT_MODELS, FREE, SLIP, STICK, SimulationError,
                               Simulator, _Disc, simulate)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,7 +79,7 @@ def _close(a, b, rel):
 @pytest.mark.parametrize("n_modes", [3, 5])
 def test_pure_python_kernel_gives_the_same_rhs(n_modes):
     pure = _in_subprocess(
-        "import json; from flexlib import kernel; assert not kernel.COMPILED; "
+        "import json; from flexlib.solver import kernel; assert not kernel.COMPILED; "
         f"from test_accuracy_guard import rhs_samples; print(json.dumps(rhs_samples({n_modes})))")
     fast = rhs_samples(n_modes)
     assert len(pure) == len(fast) == 3 * len(PHASES)

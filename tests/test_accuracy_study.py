@@ -1,4 +1,4 @@
-"""The accuracy-against-cost study of the bases (flexlib.accuracy, benchmarks/bench_accuracy.py).
+"""The accuracy-against-cost study of the bases (flexlib.studies.accuracy, benchmarks/bench_accuracy.py).
 
 * the error computation: a run against itself has zero error, a known perturbation of a run
   gives back its size, a missing impact counts as an infinite error;
@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from flexlib import accuracy as acc
+from flexlib.studies import accuracy as acc
 
 pd = pytest.importorskip("pandas")
 ROOT = Path(__file__).resolve().parents[1]
@@ -199,7 +199,7 @@ def test_figure_draws_every_quantity_with_units(stored):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from flexlib import plots
+    from flexlib.viz import plots
     df, s = stored
     err = acc.errors(df, s["reference"]["label"])
     fig = plots.fig_accuracy_cost(err, "hybrid_coulomb", s["reference"]["label"])

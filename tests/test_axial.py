@@ -14,12 +14,13 @@ import numpy as np
 import pytest
 
 import reference
-from flexlib import beam, kernel
-from flexlib.axial import run_axial, run_checks, stick_rows
-from flexlib.beam import BeamModel
-from flexlib.contact import Slope, tip_contact
+from flexlib.bodies import beam
+from flexlib.solver import kernel
+from flexlib.studies.axial import run_axial, run_checks, stick_rows
+from flexlib.bodies.beam import BeamModel
+from flexlib.contact.slope import Slope, tip_contact
 from flexlib.params import BeamParams, paper_case
-from flexlib.simulate import Simulator, _Disc, simulate
+from flexlib.solver.simulate import Simulator, _Disc, simulate
 from reference import kernel_point
 
 E_DEF, RHO_DEF, L_DEF = BeamParams().E, BeamParams().rho, BeamParams().L
@@ -326,7 +327,7 @@ def _check_stick_physics(model, na, res):
       for |F_t|/N of the order of 1/k, k = tan(alpha - theta) (the tangential constraint nearly redundant with the hinge): >= 0.5/k;
     * Na >= 1: stick is well posed and the hybrid models stick in the first impact (paper's Fig 12).
     """
-    from flexlib.simulate import STICK
+    from flexlib.solver.simulate import STICK
     rows = stick_rows(res)
     assert len(rows) == len(res.impacts) >= 1
     h, case = res.h, res.case

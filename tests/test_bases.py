@@ -1,4 +1,4 @@
-"""Checks of the beam's bases (flexlib.basis_fe, flexlib.basis_partition, flexlib.bases).
+"""Checks of the beam's bases (flexlib.bodies.basis_fe, flexlib.bodies.basis_partition, flexlib.bodies.bases).
 
 Expected values come from theory: the textbook Hermite element matrices (Przemieniecki 1968),
 the one-element cantilever frequencies 3.533 and 34.81 sqrt(EI/(rho S L^4)) of the consistent
@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 import reference
-from flexlib.bases import basis_of
-from flexlib.basis_fe import FiniteElementBasis
-from flexlib.basis_partition import PartitionBasis
-from flexlib.beam import BeamModel
-from flexlib.modes import cantilever_roots
+from flexlib.bodies.bases import basis_of
+from flexlib.bodies.basis_fe import FiniteElementBasis
+from flexlib.bodies.basis_partition import PartitionBasis
+from flexlib.bodies.beam import BeamModel
+from flexlib.bodies.modes import cantilever_roots
 from flexlib.params import BeamParams
 
 B0 = BeamParams()
@@ -297,8 +297,8 @@ def test_material_points_tip_and_energies_in_every_basis(name):
     """At a random state: the material point at x = L is the tip of the compiled kinematics;
     V_G = rho S g0 int Y(x) dx and V_E = 1/2 int EI (u_y'')^2 dx by an independent Gauss rule of
     200 points per element-sized piece over the material points and the basis's curvature."""
-    from flexlib.basis_fe import gauss_rule
-    from flexlib.beam import sample_kinematics
+    from flexlib.bodies.basis_fe import gauss_rule
+    from flexlib.bodies.beam import sample_kinematics
     m = model(**RUN_BASES[name])
     rng = np.random.default_rng(7)
     q = np.concatenate(([0.6], rng.normal(size=m.n) * 2e-3))

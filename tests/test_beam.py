@@ -1,4 +1,4 @@
-"""Independent checks of flexlib.beam (docs/model.md sections 3, 4.3, 5, 6.2-6.3; checks E1-E8 below).
+"""Independent checks of flexlib.bodies.beam (docs/model.md sections 3, 4.3, 5, 6.2-6.3; checks E1-E8 below).
 
 The reference model below (`Ref`) is a second, independent implementation of the
 paper's closed-form eqs (13)-(22), corrected as in docs/model.md sections 5.2 and 15
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import reference
-from flexlib.beam import BeamModel
+from flexlib.bodies.beam import BeamModel
 from flexlib.params import BeamParams
 from reference import kernel_point
 

@@ -158,7 +158,7 @@ def test_mu_d_slider_reruns_the_three_models(lab, page):
 
 
 def _drive_panel(lab, page):
-    from flexlib.widgets import SLIDERS
+    from flexlib.viz.widgets import SLIDERS
     step = SLIDERS["mu_d"][1]["step"]
     presses = round((MU_END - MU_START) / step)
     before_rows, after_rows = expected_rows(MU_START), expected_rows(MU_END)

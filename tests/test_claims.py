@@ -1,4 +1,4 @@
-"""flexlib.claims on small synthetic runs whose answers follow from their construction.
+"""flexlib.studies.claims on small synthetic runs whose answers follow from their construction.
 
 A fake run has what the claims read from a SimulationResult: ``t``, ``h``, ``jumps`` (each with
 "t"), ``impacts`` and ``sample(times, key)``.  Its histories are functions of time evaluated
@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from flexlib import claims as cl
+from flexlib.studies import claims as cl
 
 
 class FakeRun:

@@ -448,7 +448,7 @@ def test_progress_close_without_output_writes_nothing():
 def test_a_missing_optional_package_names_the_extra(monkeypatch, capsys):
     """The figures command without the 'studies' extra: one line naming the package and the
     extra to install, exit code 2, no traceback."""
-    import flexlib.figures as figures_mod
+    import flexlib.studies.figures as figures_mod
     from flexlib.cli import main
 
     def make_all(*args, **kwargs):

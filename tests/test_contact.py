@@ -1,4 +1,4 @@
-"""Independent checks of flexlib.contact and the contact part of the kernel (docs/model.md 6-8, 13).
+"""Independent checks of flexlib.contact.slope and the contact part of the kernel (docs/model.md 6-8, 13).
 
 Expected values come from theory or from code written here from the model's description:
 
@@ -23,12 +23,13 @@ import pytest
 from scipy.integrate import quad
 from scipy.optimize import brentq
 
-from flexlib import kernel, models
-from flexlib.beam import BeamModel
-from flexlib.contact import Slope, tip_contact
-from flexlib.jump import impulse_jump
+from flexlib.solver import kernel
+from flexlib import models
+from flexlib.bodies.beam import BeamModel
+from flexlib.contact.slope import Slope, tip_contact
+from flexlib.contact.jump import impulse_jump
 from flexlib.params import BeamParams, SlopeParams, paper_case
-from flexlib.simulate import Simulator, _Disc, simulate
+from flexlib.solver.simulate import Simulator, _Disc, simulate
 from reference import impulse_jump as reference_impulse_jump
 from reference import tip_contact as reference_tip_contact
 
@@ -197,7 +198,7 @@ def test_CJ3_dot_fix_matters():
 
 @pytest.mark.parametrize("N", [1, 2, 3, 4, 5])
 def test_kernel_contact_outputs_agree_with_the_numpy_reference(N):
-    """The right-hand side's contact outputs and flexlib.contact.tip_contact (both compiled)
+    """The right-hand side's contact outputs and flexlib.contact.slope.tip_contact (both compiled)
     against the NumPy statement of eqs (23)-(32) in tests/reference.py."""
     case = paper_case("3.2").with_(n_modes=N)
     sim = Simulator(case, "frictionless", 1.0)
@@ -289,7 +290,7 @@ def test_impulse_jump_properties(N):
 
 
 def test_impulse_jump_agrees_with_the_numpy_reference():
-    """flexlib.jump.impulse_jump (the simulator's compiled elimination) against the Cholesky
+    """flexlib.contact.jump.impulse_jump (the simulator's compiled elimination) against the Cholesky
     statement of eqs (39)-(48) in tests/reference.py."""
     for N in (1, 3, 5):
         for bm, q, qd, k in _jump_states(N, 5, 800 + N):

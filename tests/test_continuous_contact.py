@@ -1,4 +1,4 @@
-"""The continuous contact force (penalty) method: physics checks of flexlib.penalty and of the
+"""The continuous contact force (penalty) method: physics checks of flexlib.contact.penalty and of the
 models ``continuous_coulomb`` / ``continuous_lugre``.
 
 Each check compares the library with something it does not compute itself: energy conservation
@@ -19,9 +19,9 @@ import pytest
 from scipy.integrate import solve_ivp
 
 import flexlib as fl
-from flexlib import penalty
-from flexlib.contact import Slope
-from flexlib.friction import modified_coulomb
+from flexlib.contact import penalty
+from flexlib.contact.slope import Slope
+from flexlib.contact.friction import modified_coulomb
 from flexlib.params import paper_case
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +30,7 @@ CONTINUOUS = ("continuous_coulomb", "continuous_lugre")
 
 def _k(h, t, side):
     """Index of the sample at an impact's start ("left": the first sample at t) or end
-    ("right": the last sample at or before t), as flexlib.history reads energy_before/after."""
+    ("right": the last sample at or before t), as flexlib.solver.history reads energy_before/after."""
     if side == "left":
         return int(np.searchsorted(h["t"], t, "left"))
     return int(np.searchsorted(h["t"], t, "right")) - 1
@@ -94,7 +94,7 @@ M_DROP = 0.869          # kg, about the beam's mass rho S L (the value does not 
 
 def drop_restitution(law, e, v, K=1e9, n=1.5, C=0.0, m=M_DROP, v_zeno=1e-2):
     """e_out = separation speed / approach speed of a rigid point mass hitting a rigid plane
-    normally at speed v [m/s] with the penalty force of flexlib.penalty (no gravity: the laws'
+    normally at speed v [m/s] with the penalty force of flexlib.contact.penalty (no gravity: the laws'
     e is defined for the pure impact, and gravity's impulse over the contact would shift e_out).
 
     The state is (delta, delta') with delta the penetration; the gap is -delta, v_n = -delta'.
@@ -202,7 +202,7 @@ def test_hysteresis_restitution_is_independent_of_speed(law, e):
 
 def test_slow_approach_below_v_zeno_is_damped_less():
     # below v_zeno the damping term uses v_zeno instead of the approach speed (a library choice,
-    # flexlib/penalty.py): the relative damping D delta'/v_zeno is smaller, so a slow contact
+    # flexlib/contact/penalty.py): the relative damping D delta'/v_zeno is smaller, so a slow contact
     # rebounds more elastically than the law's e (measured 0.904 at 1e-3 m/s, 0.470 at 0.1 m/s)
     e = 0.5
     assert drop_restitution("flores", e, 1e-3) > drop_restitution("flores", e, 0.1) + 0.05
@@ -380,7 +380,7 @@ def test_whole_run_audit_and_signs(full_runs, model):
 def test_normal_work_splits_into_stored_and_dissipated(full_runs, model):
     r = full_runs[model]
     h = r.h
-    # the identity the histories state (W_N_dissipated is defined from it in flexlib.history)
+    # the identity the histories state (W_N_dissipated is defined from it in flexlib.solver.history)
     assert np.max(np.abs(h["W_N"] + h["E_pen"] + h["W_N_dissipated"])) <= 1e-12 * r.E0
     # ... and what is physics: the hysteresis damping (and the clip, which drops stored energy)
     # only ever takes energy out, so W_N_dissipated never decreases.  Measured smallest step

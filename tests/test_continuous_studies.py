@@ -1,4 +1,4 @@
-"""The constraint-vs-continuous studies (flexlib.continuous), their figures and the panel controls
+"""The constraint-vs-continuous studies (flexlib.studies.continuous), their figures and the panel controls
 of the continuous models.  Short runs (the first impact of case 3.2) keep this file fast; the full
 studies run in ``python -m flexlib figures`` and notebook 08."""
 import json
@@ -13,7 +13,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from flexlib import continuous, penalty, plots, widgets  # noqa: E402
+from flexlib.studies import continuous  # noqa: E402
+from flexlib.contact import penalty
+from flexlib.viz import plots, widgets
 
 UNIT = re.compile(r"\[[^\]]+\]")
 T_FIRST = 0.3329          # first contact of case 3.2 [s]

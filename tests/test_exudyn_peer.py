@@ -30,7 +30,7 @@ import sys
 
 import pytest
 
-from flexlib import peer
+from flexlib.studies import peer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEYS = ("t_start", "t_end", "duration", "peak_normal_force", "normal_impulse")

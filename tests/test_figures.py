@@ -1,5 +1,5 @@
-"""The figures explain themselves and are saved reproducibly (flexlib.plots, flexlib.figures,
-flexlib.axial's figures).
+"""The figures explain themselves and are saved reproducibly (flexlib.viz.plots, flexlib.studies.figures,
+flexlib.studies.axial's figures).
 
 Short runs (0.75 s: two impacts) stand in for the 0-2 s runs of ``python -m flexlib figures``;
 the axial figures use the committed ``figures/data/axial_study.json``.
@@ -14,7 +14,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from flexlib import axial, figures, plots  # noqa: E402
+from flexlib.studies import axial, figures  # noqa: E402
+from flexlib.viz import plots
 
 UNIT = re.compile(r"\[[^\]]+\]")
 INTERNAL = re.compile(r"MODEL\.md|\bissue\b|\b[DRTC]\d+\b(?!\.)")   # spec codes, issue numbers
@@ -170,7 +171,8 @@ def test_save_figure_is_byte_reproducible(runs, tmp_path):
 
 _SVG_SCRIPT = """
 import sys
-from flexlib import axial, plots
+from flexlib.studies import axial
+from flexlib.viz import plots
 plots.save_figure(axial.fig_axial_first_impact(axial.load_axial_study()), "fig", sys.argv[1])
 """
 

@@ -1,4 +1,4 @@
-"""Checks of flexlib.friction (docs/model.md sections 9.1-9.2) against theory and a classic benchmark.
+"""Checks of flexlib.contact.friction (docs/model.md sections 9.1-9.2) against theory and a classic benchmark.
 
 * the Stribeck level g(v) = mu_d + (mu_s - mu_d) exp(-(v/v_s)^2): limits and monotonicity;
 * LuGre steady sliding: at constant v, z' = v - sigma0 |v| z / g(v) is linear in z and relaxes to
@@ -17,7 +17,7 @@ import pytest
 from scipy.integrate import solve_ivp
 from scipy.signal import find_peaks
 
-from flexlib.friction import (coulomb_force, lugre_coefficient, lugre_force_form_rhs,
+from flexlib.contact.friction import (coulomb_force, lugre_coefficient, lugre_force_form_rhs,
                               lugre_steady_state, lugre_zdot, stribeck_level)
 
 MU_D, MU_S, VS = 0.4, 0.5, 1e-3

@@ -8,42 +8,57 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "flexlib"
-PHYSICS = ("kernel", "integrator", "beam", "modes", "bases", "basis_fe", "basis_partition",
-           "contact", "jump", "constraint", "penalty", "friction", "linalg", "_jit", "selection", "lcp",
-           "models", "params", "simulate", "result", "history", "layout", "_numerics")
-PRESENTATION = ("plots", "widgets", "figures", "axial", "claims", "nbtools", "notebooks", "cli",
-                "sweep", "continuous", "peer", "accuracy", "multibody_plots", "multibody_widgets")
+# the physics: what a run computes; the presentation: what shows, studies or drives runs
+PHYSICS_PACKAGES = ("bodies", "contact", "solver", "multibody")
+PHYSICS_MODULES = ("models", "params", "result", "_jit", "_numerics")
+PRESENTATION_PACKAGES = ("studies", "viz")
+PRESENTATION_MODULES = ("cli", "notebooks", "cases.command")
+
+
+def module_name(path: Path) -> str:
+    """``flexlib/solver/kernel.py`` -> ``solver.kernel``; a package's ``__init__.py`` -> its name."""
+    parts = list(path.relative_to(PKG).with_suffix("").parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PKG.rglob("*.py")) if "__pycache__" not in p.parts}
+PHYSICS = sorted(m for m in MODULES if m.split(".")[0] in PHYSICS_PACKAGES or m in PHYSICS_MODULES)
+PRESENTATION = sorted(m for m in MODULES
+                      if m.split(".")[0] in PRESENTATION_PACKAGES or m in PRESENTATION_MODULES)
 
 
 def _imports(path: Path) -> set:
     """The flexlib modules that ``path`` imports (relative or absolute, at any depth)."""
-    mod = path.stem
+    mod = module_name(path)
+    package = mod.split(".") if path.stem == "__init__" else mod.split(".")[:-1]
+    if mod == "__init__":
+        package = []
     out = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.ImportFrom):
-            if node.level == 1:
-                if node.module:
-                    out.add(node.module.split(".")[0])
-                else:
-                    out.update(a.name.split(".")[0] for a in node.names)
-            elif node.level == 0 and node.module and node.module.split(".")[0] == "flexlib":
-                parts = node.module.split(".")
-                if len(parts) > 1:
-                    out.add(parts[1])
-                else:
-                    out.update(a.name for a in node.names)
+            if node.level:
+                base = package[:len(package) - (node.level - 1)]
+            elif node.module and node.module.split(".")[0] == "flexlib":
+                base = []
+            else:
+                continue
+            target = base + (node.module.split(".")[1:] if node.level == 0 else
+                             (node.module.split(".") if node.module else []))
+            for a in node.names:
+                name = ".".join(target + [a.name])
+                out.add(name if name in MODULES else ".".join(target))
         elif isinstance(node, ast.Import):
             for a in node.names:
                 parts = a.name.split(".")
                 if parts[0] == "flexlib" and len(parts) > 1:
-                    out.add(parts[1])
-    modules = {p.stem for p in PKG.glob("*.py")}
-    return {m for m in out if m in modules and m != mod}
+                    out.add(".".join(parts[1:]))
+    return {m for m in out if m in MODULES and m != mod}
 
 
 def graph() -> dict:
-    return {p.stem: _imports(p) for p in PKG.glob("*.py")
-            if p.stem not in ("__init__", "__main__")}
+    return {m: _imports(p) for m, p in MODULES.items() if m not in ("__init__", "__main__")}
 
 
 def _cycle(g):
@@ -79,31 +94,33 @@ def test_no_import_cycles():
 
 @pytest.mark.parametrize("module", PHYSICS)
 def test_physics_does_not_import_presentation(module):
-    path = PKG / f"{module}.py"
-    if not path.exists():
-        pytest.skip(f"flexlib/{module}.py does not exist")
-    bad = _imports(path) & set(PRESENTATION)
-    assert not bad, f"flexlib/{module}.py imports {sorted(bad)}"
+    bad = _imports(MODULES[module]) & set(PRESENTATION)
+    assert not bad, f"flexlib.{module} imports {sorted(bad)}"
 
 
 def test_result_does_not_depend_on_the_simulator():
-    assert not _imports(PKG / "result.py") & {"simulate", "kernel", "integrator", "history",
-                                              "selection"}
+    assert not _imports(MODULES["result"]) & {"solver.simulate", "solver.kernel", "solver.integrator",
+                                              "solver.history", "contact.selection"}
 
 
 def test_every_module_is_classified():
-    """A new module is either physics or presentation (or a package entry point), so that the
-    rule above covers it."""
-    known = set(PHYSICS) | set(PRESENTATION) | {"__init__", "__main__", "_warm"}
-    assert {p.stem for p in PKG.glob("*.py")} <= known
+    """A module is physics, presentation, a case definition or a package entry point, so that the
+    rule above covers it; the sub-packages are the architecture (bodies, contact, solver,
+    multibody: physics; studies, viz: presentation)."""
+    known = (set(PHYSICS) | set(PRESENTATION) | {"__init__", "__main__", "_warm"}
+             | {m for m in MODULES if m.split(".")[0] == "cases"})
+    assert set(MODULES) <= known, sorted(set(MODULES) - known)
+    assert {p.name for p in PKG.iterdir() if p.is_dir() and (p / "__init__.py").exists()} == \
+        set(PHYSICS_PACKAGES) | set(PRESENTATION_PACKAGES) | {"cases"}
 
 
 def test_the_body_contact_and_laws_do_not_import_the_right_hand_side():
-    """The right-hand side (kernel) composes the body, the contact, the constraint solves and the
-    laws; none of those imports it, the simulator or the integrator."""
-    for module in ("beam", "contact", "jump", "constraint", "penalty", "friction", "linalg"):
-        bad = _imports(PKG / f"{module}.py") & {"kernel", "simulate", "integrator", "history"}
-        assert not bad, f"flexlib/{module}.py imports {sorted(bad)}"
+    """The right-hand side (solver.kernel) composes the body, the contact, the constraint solves
+    and the laws; none of those imports it, the simulator or the integrator."""
+    for module in [m for m in MODULES if m.split(".")[0] in ("bodies", "contact")] + ["solver.linalg"]:
+        bad = _imports(MODULES[module]) & {"solver.kernel", "solver.simulate", "solver.integrator",
+                                           "solver.history"}
+        assert not bad, f"flexlib.{module} imports {sorted(bad)}"
 
 
 def test_every_module_with_compiled_code_renews_the_cache_stamp():
@@ -114,8 +131,8 @@ def test_every_module_with_compiled_code_renews_the_cache_stamp():
     import re
 
     from flexlib import _jit
-    for path in PKG.glob("*.py"):
+    for path in MODULES.values():
         src = path.read_text()
         if re.search(r"^@(hot|compiled|inlined)$", src, re.M):
-            assert path.stem in _jit.COMPILED_MODULES, path.name
+            assert path.relative_to(PKG).with_suffix("").as_posix() in _jit.COMPILED_MODULES, path.name
             assert "_jit.flush_module(__name__)" in src, path.name

@@ -1,4 +1,4 @@
-"""The compiled DOP853 phase integrator (flexlib.integrator) against scipy's DOP853.
+"""The compiled DOP853 phase integrator (flexlib.solver.integrator) against scipy's DOP853.
 
 * free flight (model free, and a contact model in FREE mode) over 0.3 s: final state as
   solve_ivp(method="DOP853", rtol=1e-10, atol=1e-12);
@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from scipy.integrate import DOP853, solve_ivp
 
-from flexlib import integrator, kernel
+from flexlib.solver import integrator, kernel
 from flexlib.params import paper_case
-from flexlib.simulate import CONTACT, Simulator, _Disc, _RunLog
+from flexlib.solver.simulate import CONTACT, Simulator, _Disc, _RunLog
 
 pytestmark = pytest.mark.skipif(not integrator.COMPILED,
                                 reason="numba disabled (FLEXLIB_NO_NUMBA): the simulator keeps "

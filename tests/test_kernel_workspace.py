@@ -5,15 +5,16 @@ step, so a result must not depend on what a previous call left in them.  These t
 work and output array with garbage (NaN or large random numbers) before each call and require
 results identical to a call on fresh arrays, in every phase, model and multiplier mode, with and
 without axial modes.  They also require the kinetic energy returned with ``want_T`` to be
-q'^T M q' / 2 with the M of :func:`flexlib.beam.mass_forces`, and the offset event values to be the
+q'^T M q' / 2 with the M of :func:`flexlib.bodies.beam.mass_forces`, and the offset event values to be the
 plain ones minus the offsets, bit for bit, and the in-place solve to agree with NumPy.
 """
 import numpy as np
 import pytest
 
-from flexlib import beam, integrator, kernel, layout, linalg
+from flexlib.bodies import beam
+from flexlib.solver import integrator, kernel, layout, linalg
 from flexlib.params import paper_case
-from flexlib.simulate import Simulator, _Disc
+from flexlib.solver.simulate import Simulator, _Disc
 
 MODELS = {"frictionless": (0, 1), "hybrid_coulomb": (0, 1, 2, 3), "hybrid_lugre": (0, 1, 2, 3),
           "lugre": (0, 1), "continuous_coulomb": (0, 1), "continuous_lugre": (0, 1)}

@@ -1,5 +1,5 @@
 """The LCP solver, Newton's multi-point impact law and the mode-combination enumeration
-(flexlib.lcp).
+(flexlib.contact.lcp).
 
 The references are independent of the module: the LCP conditions are checked directly; for a
 positive definite A = L L^T the LCP is the optimality condition of min 1/2 x^T A x + b^T x over
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from scipy.optimize import nnls
 
-from flexlib import lcp
-from flexlib.lcp import (InconsistentContacts, LCPError, contact_lcp, newton_impact, select_modes,
+from flexlib.contact import lcp
+from flexlib.contact.lcp import (InconsistentContacts, LCPError, contact_lcp, newton_impact, select_modes,
                          solve_lcp)
 
 

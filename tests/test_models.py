@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import flexlib as fl
-from flexlib.simulate import SimulationError
+from flexlib.solver.simulate import SimulationError
 
 MODELS = ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
 _cache = {}
@@ -113,7 +113,7 @@ HOLDING_CLAIMS = ("C2", "C10", "C11", "C12", "C13", "C18", "C19", "C23", "C24")
 
 @pytest.fixture(scope="module")
 def claims():
-    from flexlib.claims import evaluate_claims
+    from flexlib.studies.claims import evaluate_claims
     return {c["id"]: c for c in evaluate_claims({m: run(m) for m in MODELS[1:]})}
 
 
@@ -162,7 +162,7 @@ def test_tolerance_convergence(model):
 @pytest.mark.slow
 def test_mode_study_table():
     """N = 2..6: first-impact start times agree (contact starts before modes matter) and the table exists."""
-    from flexlib.figures import mode_study
+    from flexlib.studies.figures import mode_study
     t = mode_study(modes=(2, 3, 4, 5, 6), models=("hybrid_coulomb",), t_end=0.5, n_impacts=1)
     starts = [t["hybrid_coulomb"][str(n)]["impacts"][0]["t_start"] for n in (2, 3, 4, 5, 6)]
     assert max(starts) - min(starts) < 1e-4
@@ -173,8 +173,8 @@ def test_mode_study_table():
 @pytest.mark.slow
 def test_holding_claims_are_robust(claims):
     """The verdicts asserted above survive tolerances 10x tighter and N = 4 modes."""
-    from flexlib.claims import ROBUSTNESS_VARIANTS, add_robustness, evaluate_claims
-    from flexlib.figures import PAPER_MODELS, run_models
+    from flexlib.studies.claims import ROBUSTNESS_VARIANTS, add_robustness, evaluate_claims
+    from flexlib.studies.figures import PAPER_MODELS, run_models
     base = [dict(c) for c in claims.values()]
     add_robustness(base, {name: evaluate_claims(run_models("3.2", PAPER_MODELS, **ov)[0])
                           for name, ov in ROBUSTNESS_VARIANTS.items()})

@@ -1,4 +1,4 @@
-"""Independent checks of flexlib.modes (docs/model.md sections 4.1, 4.2, 5.2; n_gauss of section 3).
+"""Independent checks of flexlib.bodies.modes (docs/model.md sections 4.1, 4.2, 5.2; n_gauss of section 3).
 
 Expected values come from reference tables (printed to fewer digits in docs/model.md
 sections 4.1 and 4.2), from closed-form theory, or from
@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from flexlib.modes import cantilever_roots, coupling_shape, mode_shapes, modal_integrals
+from flexlib.bodies.modes import cantilever_roots, coupling_shape, mode_shapes, modal_integrals
 from flexlib.params import BeamParams
 
 # the roots beta_i L of 1 + cos(l) cosh(l) = 0 (docs/model.md section 4.1)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import reference_multibody as ref
-from flexlib.beam import BeamModel
+from flexlib.bodies.beam import BeamModel
 from flexlib.cases import build, simulate
 from flexlib.multibody import (MODELS, Body, ContactPoint, FreeJoint, GroundHinge, HalfPlane,
                                System, SystemSimulationError, SystemSimulator)
@@ -147,7 +147,7 @@ def test_velocity_products_are_the_rate_of_the_rows(flexible_pendulum):
 
 def test_contact_point_on_the_lower_link_is_the_composed_beam_position(flexible_pendulum):
     """The gap of C is n . (r_C - o) with r_C = (tip of B1) + (point 0.35 m of B2), each from
-    the single beam's material-point positions (flexlib.beam.BeamModel.positions)."""
+    the single beam's material-point positions (flexlib.bodies.beam.BeamModel.positions)."""
     system, ev = flexible_pendulum
     names, offs = system.coordinates()
     m1, m2 = system.model("B1"), system.model("B2")

@@ -97,7 +97,7 @@ _PROBE = r"""
 import importlib.util, json, sys, time
 spec = importlib.util.spec_from_file_location("custom_friction_system", sys.argv[1])
 ex = sys.modules[spec.name] = importlib.util.module_from_spec(spec); spec.loader.exec_module(ex)
-from flexlib import integrator
+from flexlib.solver import integrator
 from flexlib.multibody import kernel as K
 t0 = time.perf_counter()
 law = ex.STRIBECK.compiled()

@@ -10,8 +10,8 @@ Rules (applied line by line):
 * ``issue`` or ``issues`` followed by a number (``issue 6``, ``issue #6``), any case;
 * ``seed`` followed by a three-digit file number (``seed 001``), any case;
 * a spec code: a word-bounded ``D``, ``R`` or ``T`` followed by one or two digits (``D9``, ``R10``,
-  ``T14``), bare or in brackets/parentheses. The modal tensors ``T3`` and ``T4`` (``flexlib.modes``,
-  ``flexlib.kernel``) are allowed as bare words; they are flagged only in the spec's forms
+  ``T14``), bare or in brackets/parentheses. The modal tensors ``T3`` and ``T4`` (``flexlib.bodies.modes``,
+  ``flexlib.solver.kernel``) are allowed as bare words; they are flagged only in the spec's forms
   ``[T4]``, ``(T4)``, ``typo T4``, ``reading T4``, ``decision T4``.
 
 Scope: README.md, docs/*.md, figures/*.md, the string values of figures/manifest.json, the cell sources

@@ -5,7 +5,7 @@ import pytest
 
 from flexlib.params import (BeamParams, Case, CoulombParams, LuGreParams, SlopeParams,
                             SolverSettings, paper_case)
-from flexlib.beam import BeamModel
+from flexlib.bodies.beam import BeamModel
 
 
 def flat(case):

@@ -4,7 +4,7 @@ Each example samples a contact model and a parameter set over physical ranges
 (mu_d, mu_s, alpha, X1, e, n_modes, sigma0, sigma1, theta0), keeps only starts where the whole
 rigid beam lies above the slope, runs until the rigid-rod contact time + 0.03 s and checks the
 invariants of :func:`check_invariants` on the result.  A run that stops with a clean
-:class:`~flexlib.simulate.SimulationError` passes if its partial result satisfies the same
+:class:`~flexlib.solver.simulate.SimulationError` passes if its partial result satisfies the same
 invariants; such stops are counted with their causes and reported at the end of the module
 (and written to ``benchmarks/results/property_stats.json`` in long mode).
 
@@ -34,9 +34,9 @@ from hypothesis import HealthCheck, assume, example, given, note, settings
 from hypothesis import strategies as st
 from scipy.integrate import solve_ivp
 
-from flexlib import integrator
+from flexlib.solver import integrator
 from flexlib.params import paper_case
-from flexlib.simulate import SimulationError, simulate
+from flexlib.solver.simulate import SimulationError, simulate
 
 CONTACT_MODELS = ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +58,7 @@ PROFILE = "flexlib-long" if _LONG_N > 0 else "flexlib-ci"
 EVENT_CAP = 1000
 
 # Step budget.  flexlib's compiled integrator stores the dense output of every step (about
-# 1.8 kB per step).  Its own guards (a step-collapse check, see flexlib.integrator, and the
+# 1.8 kB per step).  Its own guards (a step-collapse check, see flexlib.solver.integrator, and the
 # per-phase budget SolverSettings.max_steps_phase, 10^6 by default) stop a runaway phase with a
 # SimulationError.  These runs use the budget STEP_GUARD (~0.2 GB, ~2.5 s; the most steps a
 # legitimate phase took in ~1600 random runs was ~9600): a phase that needs more (in practice a
@@ -73,7 +73,7 @@ STIFF = "bristle equation too stiff"
 # 1. With mu_d -> 0 the LuGre level g(v) = mu_d + (mu_s - mu_d) exp(-(v/v_s)^2) tends to 0 for
 #    |v| >> v_s, the bristle equation z' = v - sigma0 |v| z / g(v) gets a stiffness
 #    sigma0 |v| / g(v) of 1e11 1/s and more, the explicit DOP853 steps shrink to ~1e-11 s and the
-#    run exhausted memory.  Fixed: flexlib.integrator's step-collapse guard stops the phase and
+#    run exhausted memory.  Fixed: flexlib.solver.integrator's step-collapse guard stops the phase and
 #    the SimulationError names the bristle stiffness sigma0 |v| / g(v) as the cause.
 # 2. With n_modes = 1 the tip Jacobians [Psi_q; Gamma_q] (2 x 2) are singular at B = 0, and in
 #    contact v_n = v_t = 0 with q' != 0 forces B = 0, so every SLIP-STOP of a hybrid model happens

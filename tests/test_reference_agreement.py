@@ -3,7 +3,7 @@ the same formulas in tests/reference.py."""
 import numpy as np
 import pytest
 
-from flexlib.beam import BeamModel
+from flexlib.bodies.beam import BeamModel
 from flexlib.params import BeamParams
 from reference import mass_and_forces as reference_mass_and_forces
 

@@ -4,11 +4,12 @@ import importlib
 import numpy as np
 import pytest
 
-from flexlib import kernel, models
+from flexlib.solver import kernel
+from flexlib import models
 from flexlib.params import paper_case
-from flexlib.simulate import SLIP, Simulator, _Disc
+from flexlib.solver.simulate import SLIP, Simulator, _Disc
 
-sim_mod = importlib.import_module("flexlib.simulate")
+sim_mod = importlib.import_module("flexlib.solver.simulate")
 
 
 def test_model_lists_are_views_of_the_registry():
@@ -23,10 +24,10 @@ def test_model_lists_are_views_of_the_registry():
 
 
 def test_styles_match_the_plots():
-    from flexlib.plots import STYLES
+    from flexlib.viz.plots import STYLES
     for m, spec in models.REGISTRY.items():
         assert spec.style() == STYLES[m]
-    from flexlib.widgets import _LABELS
+    from flexlib.viz.widgets import _LABELS
     assert {m: s.label for m, s in models.REGISTRY.items()} == _LABELS
 
 

@@ -133,7 +133,7 @@ def test_flight_steps_get_the_interpolant_the_integrator_would_have_stored(runs)
     in a flight step takes that step again with it.  The coefficients equal those of the same
     phase integrated with the interpolant on every step (same steps: the same bits but for the
     last bits of t + h)."""
-    from flexlib import integrator
+    from flexlib.solver import integrator
     res = runs["frictionless"]
     tr = res.trajectory
     T, Y, H, F0 = (a[:tr.off[1]] for a in (tr.T_all, tr.Y_all, tr.H_all, tr.F_all))

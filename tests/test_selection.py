@@ -1,4 +1,4 @@
-"""The contact-mode selection of the hybrid models (flexlib.selection).
+"""The contact-mode selection of the hybrid models (flexlib.contact.selection).
 
 The states are taken from the model itself: a spy records the (t, y) of every selection the
 simulator makes in real runs of case 3.2 (and one with an axial mode, where stick is possible).
@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 import flexlib as fl
-from flexlib import selection
+from flexlib.contact import selection
 from reference import mass_and_forces as reference_mass_and_forces
 from reference import tip_contact
-from flexlib.simulate import FREE, SLIP, STICK, SimulationError, _RunLog, _Stop
+from flexlib.solver.simulate import FREE, SLIP, STICK, SimulationError, _RunLog, _Stop
 
 
 # ---------------------------------------------------------------------- independent reference

@@ -7,7 +7,7 @@ import pytest
 
 from flexlib.params import BeamParams, Case, SlopeParams, paper_case
 from flexlib.result import HISTORY_KEYS, load_result
-from flexlib.simulate import MODELS, SimulationError, Simulator, canonical_model, simulate
+from flexlib.solver.simulate import MODELS, SimulationError, Simulator, canonical_model, simulate
 
 T_SHORT = 0.34          # just past the first contact of case B (rigid rod: 0.33293 s)
 

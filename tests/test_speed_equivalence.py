@@ -5,10 +5,10 @@ Case 3.2, t = 0..1 s, every contact model (both methods; the continuous ones wit
 the run has fewer: frictionless has two before 1 s) agree to 1e-5 s and their peak normal forces
 to 1e-3 relative.  The two integrators implement the same DOP853 algorithm, but round-off in the
 error-norm summation moves the step sequences apart slowly, so agreement is to within the
-tolerances, not bit for bit (see flexlib/integrator.py).
+tolerances, not bit for bit (see flexlib/solver/integrator.py).
 
 The compiled integrator also screens the stage states of every step for event functions that
-change sign and come back within the step (flexlib/integrator.py); solve_ivp cannot.  Where the
+change sign and come back within the step (flexlib/solver/integrator.py); solve_ivp cannot.  Where the
 two paths then disagree on an impact (hybrid_coulomb's third impact: 0.8265610 s compiled,
 0.8265321 s scipy), the compiled value must be the converged one: it must agree with a compiled
 run at 100x tighter tolerances to the same 1e-5 s / 1e-3, and the scipy value must not.
@@ -16,7 +16,7 @@ run at 100x tighter tolerances to the same 1e-5 s / 1e-3, and the scipy value mu
 import pytest
 
 from flexlib.models import CONTINUOUS_MODELS
-from flexlib.simulate import CONTACT_MODELS, SimulationError, simulate
+from flexlib.solver.simulate import CONTACT_MODELS, SimulationError, simulate
 
 T_END = 1.0
 N_IMPACTS = 3

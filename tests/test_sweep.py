@@ -21,7 +21,7 @@ xr = pytest.importorskip("xarray")
 
 import flexlib as fl  # noqa: E402
 
-sweep_mod = importlib.import_module("flexlib.sweep")
+sweep_mod = importlib.import_module("flexlib.studies.sweep")
 ROOT = Path(__file__).resolve().parents[1]
 T_END = 0.4
 GRID = {"mu_d": [0.3, 0.4], "sigma0": [1e4, 1e6]}
@@ -260,7 +260,7 @@ def test_every_parameter_column_has_a_bare_unit(local_2x2):
     "0 = automatic": that is in the parameter's description, the coordinate's long_name."""
     import re
     from flexlib.params import DESCRIPTIONS, RANGES
-    from flexlib.sweep import column_units
+    from flexlib.studies.sweep import column_units
     units = column_units(list(RANGES))
     for name, unit in units.items():
         assert re.fullmatch(r"[-\w/^ ]*", unit) and "automatic" not in unit, (name, unit)

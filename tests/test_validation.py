@@ -8,7 +8,7 @@ import pytest
 
 import flexlib as fl
 from flexlib import BeamModel, BeamParams, Case, SlopeParams, paper_case, simulate
-from flexlib.simulate import Simulator, spin_up_profile
+from flexlib.solver.simulate import Simulator, spin_up_profile
 
 SOME_PARAMS = ("L", "n_modes", "theta0", "X1", "alpha", "e", "mu_d", "mu_s", "sigma0", "sigma1",
                "rtol", "event_cap")

@@ -1,4 +1,4 @@
-"""The shared slider panel (flexlib.widgets): no browser, a stub simulate where speed matters."""
+"""The shared slider panel (flexlib.viz.widgets): no browser, a stub simulate where speed matters."""
 from types import SimpleNamespace
 
 import matplotlib
@@ -8,8 +8,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from flexlib import widgets  # noqa: E402
-from flexlib.simulate import SimulationError  # noqa: E402
+from flexlib.viz import widgets  # noqa: E402
+from flexlib.solver.simulate import SimulationError  # noqa: E402
 
 FRICTION_FIELDS = ["mu_d", "mu_s", "sigma0", "sigma1", "sigma2", "v_s", "Dv", "e", "alpha", "X1",
                    "n_modes", "t_end"]
@@ -254,7 +254,7 @@ def test_real_run_and_seeded_cache():
     assert r.impacts and abs(r.impacts[0]["t_start"] - 0.3329) < 1e-3
     assert "0.3329" in p.readout.value
     stub = StubSimulate()
-    fl.widgets.panel(fields=["e"], models=["frictionless"], t_end=0.34, plot=_blank_plot,
+    fl.viz.widgets.panel(fields=["e"], models=["frictionless"], t_end=0.34, plot=_blank_plot,
                      results={"frictionless": r}, simulate_fn=stub)
     assert stub.calls == []
 
@@ -336,7 +336,7 @@ def test_basis_field_real_run():
 def test_system_panel_offers_the_basis():
     """The multibody panel: a basis drop-down list and the element slider; unused sizes rerun
     nothing, the chosen basis reaches the simulation."""
-    from flexlib import multibody_widgets as mbw
+    from flexlib.viz import multibody_widgets as mbw
     calls = []
 
     def stub(case, model, t_end, **params):

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 __all__ = ["Option", "CASES", "get_case", "check_options", "SystemCase", "build", "simulate"]
 
 CASES = {"double-pendulum": "flexlib.cases.double_pendulum",
-         "falling-beam": "flexlib.cases.falling_beam"}
+         "falling-beam": "flexlib.cases.falling_beam",
+         "beam-on-slope": "flexlib.cases.beam_on_slope"}
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class Option:
 
 
 def get_case(name: str):
-    """The module of case ``name`` (``double-pendulum``, ``falling-beam``)."""
+    """The module of case ``name`` (``double-pendulum``, ``falling-beam``, ``beam-on-slope``)."""
     key = str(name).strip().lower().replace("_", "-")
     if key not in CASES:
         raise ValueError(f"parameter 'case' = {name!r} is invalid: valid range is one of "
@@ -113,7 +114,7 @@ def build(case_name: str, model: str | None = None, **params):
 def simulate(case_name: str, model: str | None = None, t_end: float | None = None, **params):
     """Run case ``case_name`` (see :func:`build`) over [0, t_end] s (default: the case's run time);
     returns a :class:`flexlib.multibody.result.SystemResult`.  The beam parameters apply to every
-    body, the basis among them (``basis="fe", elements=4``; see :func:`flexlib.simulate.simulate`)."""
+    body, the basis among them (``basis="fe", elements=4``; see :func:`flexlib.solver.simulate.simulate`)."""
     from ..multibody.simulate import SystemSimulator
     case = get_case(case_name)
     t_end = case.T_END if t_end is None else float(t_end)
@@ -127,7 +128,7 @@ def simulate(case_name: str, model: str | None = None, t_end: float | None = Non
 class SystemCase:
     """A multibody case with parameter changes, shaped like :class:`flexlib.params.Case` where
     the parameter studies need it (``name``, ``with_``, ``as_dict``): what
-    :func:`flexlib.sweep.sweep` runs at each point."""
+    :func:`flexlib.studies.sweep.sweep` runs at each point."""
     name: str
     params: tuple = ()          # sorted (name, value) pairs
 

@@ -1,7 +1,7 @@
 """The command line of the multibody cases (``simulate`` and ``compare``).
 
-``--case double-pendulum`` or ``--case falling-beam``; the options are those of the paper's cases
-plus the case's own, listed in ``python -m flexlib simulate --help``."""
+``--case double-pendulum``, ``--case falling-beam`` or ``--case beam-on-slope``; the options are
+those of the paper's cases plus the case's own, listed in ``python -m flexlib simulate --help``."""
 from __future__ import annotations
 
 import json
@@ -28,7 +28,7 @@ def _all_options() -> dict:
 
 def add_case_options(s, taken):
     """An option per case option not already an option of ``s`` (``taken``: their dest names)."""
-    g = s.add_argument_group("parameters of the multibody cases (double-pendulum, falling-beam)")
+    g = s.add_argument_group(f"parameters of the multibody cases ({', '.join(CASES)})")
     for k, (o, cases) in _all_options().items():
         if "p_" + k in taken:
             continue

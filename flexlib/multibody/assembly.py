@@ -18,7 +18,7 @@ J_parent(x_j) c_parent + gamma_parent(x_j).  Then
     M = sum_b C_b^T M_b C_b,    Q = sum_b C_b^T (Q_b - M_b c_b),
 
 where M_b, Q_b are the floating body's (:mod:`flexlib.multibody.floating`: the hinged beam's
-block of :mod:`flexlib.beam` bordered by the frame origin's rows).  A contact point's rows are
+block of :mod:`flexlib.bodies.beam` bordered by the frame origin's rows).  A contact point's rows are
 W_n = n^T J_b(x_c) C_b, W_t = t^T J_b(x_c) C_b and its velocity product n^T (J_b c_b + gamma_b).
 Everything here is compiled and allocates nothing; the work arrays come from
 :func:`flexlib.multibody.system.SystemArrays`.
@@ -29,7 +29,7 @@ import math
 
 from .. import _jit
 from .._jit import inlined
-from ..beam import mass_forces_arrs_into
+from ..bodies.beam import mass_forces_arrs_into
 from .floating import frame_rows_into
 
 # joint kinds (the ``bint`` column J_KIND)
@@ -164,7 +164,7 @@ def transform_into(q, qd, S, R, Rd, Cs, cs, xi, Ji, gi, rows, acc):
 @inlined
 def mass_forces_into(q, qd, S, ws, M, Q):
     """The system's M(q) (nq, nq) and Q(q, q') (nq,) without contact forces, by the velocity
-    transformation; ``ws`` is the work tuple of :func:`flexlib.multibody.system.work_arrays`."""
+    transformation; ``ws`` is the work tuple of :func:`flexlib.multibody.kernel.work_arrays`."""
     R, Rd, Cs, cs, xi, Ji, gi, rows, acc = (ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6],
                                             ws[7], ws[8])
     Mb, Qb, Wb, MC = ws[9], ws[10], ws[11], ws[12]

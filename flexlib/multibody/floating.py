@@ -1,7 +1,7 @@
 """The floating beam: the rows of its frame origin R bordering the hinged beam's M and Q.
 
 A beam whose frame origin R moves has the kinetic energy 1/2 int rho S |R' + (W p)'|^2 dx.  Its
-(theta, B, C) block of M and Q is the hinged beam's (:func:`flexlib.beam.mass_forces_arrs_into`:
+(theta, B, C) block of M and Q is the hinged beam's (:func:`flexlib.bodies.beam.mass_forces_arrs_into`:
 R'' enters only through the coupling rows below, and WᵀW = I), and the rows of R are
 
     M_RR = m I_2,   M_R,theta = W I~ S_p,   M_R,f = W int rho S P dx,
@@ -10,7 +10,7 @@ R'' enters only through the coupling rows below, and WᵀW = I), and the rows of
 with S_p = int rho S p dx = (int rho S x + Psibar C - 1/2 B^T Hbar B, Sbar B), S_p' its rate,
 int rho S P's columns (-(Hbar B)_i, Sbar_i) for B and (Psibar_j, 0) for C, I~ (a, b) = (-b, a)
 (Shabana, *Dynamics of Multibody Systems*, ch. 5, the floating frame of reference).  Every
-integral is one of the beam's modal integrals (:class:`flexlib.beam.KernelArrays`).
+integral is one of the beam's modal integrals (:class:`flexlib.bodies.beam.KernelArrays`).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import math
 
 from .. import _jit
 from .._jit import inlined
-from ..layout import P_G0, P_RX0
+from ..solver.layout import P_G0, P_RX0
 
 
 @inlined

@@ -6,7 +6,7 @@ and the discrete state of the phase is ``par`` = [mode, slip direction, stick an
 speed] per contact point.  Per point:
 
 * a continuous (penalty) contact adds W_n^T N + W_t^T F_t with N of its normal law
-  (:func:`flexlib.penalty.normal_force`) while it penetrates, F_t = -mu N of its friction law;
+  (:func:`flexlib.contact.penalty.normal_force`) while it penetrates, F_t = -mu N of its friction law;
 * a constraint contact in CONTACT, STICK or SLIP holds Psi'' + 2 chi Psi' + beta^2 Psi = 0 with
   a multiplier N whose generalised force is (W_n + c W_t)^T N (c = F_t / N of its friction law:
   -dir mu_d in Coulomb slip, -mu(z, v_t) for LuGre, 0 without friction); in STICK the tangential
@@ -17,10 +17,10 @@ address ``S.laddr[c]`` with the point's own parameters ``S.lpar[c]``: this code 
 for every such law.
 
 All active constraints are solved together: X = M^-1 [Q | G^T], S = A X_G, S lambda = r - A X_Q
-(the single-contact solves of :mod:`flexlib.constraint` are its 1- and 2-row cases).  The
+(the single-contact solves of :mod:`flexlib.contact.constraint` are its 1- and 2-row cases).  The
 outputs per point (gap, v_n, v_t, s, N, F_t, Psi'', s'', the stick ratio -F_t / N) and the event
 functions (gap; N; the stick margin mu_lim N - |F_t|; dir v_t) are written into ``out`` at
-fixed slots, so that :mod:`flexlib.integrator` can locate the events.
+fixed slots, so that :mod:`flexlib.solver.integrator` can locate the events.
 """
 from __future__ import annotations
 
@@ -30,11 +30,11 @@ import numpy as np
 
 from .. import _jit
 from .._jit import compiled, hot, inlined
-from ..beam import damping_power, potential_energies
-from ..friction import lugre_rates, modified_coulomb
-from ..layout import P_G0
-from ..linalg import solve_into, solve_rank_into
-from ..penalty import normal_force
+from ..bodies.beam import damping_power, potential_energies
+from ..contact.friction import lugre_rates, modified_coulomb
+from ..solver.layout import P_G0
+from ..solver.linalg import solve_into, solve_rank_into
+from ..contact.penalty import normal_force
 from .assembly import B_MASS, J_ITH, J_NF, contact_rows_into, mass_forces_into
 from .laws import law_at
 

@@ -19,7 +19,7 @@ model                      method          friction              stick/slip
 from __future__ import annotations
 
 from ..params import CoulombParams, LuGreParams, check_value
-from ..penalty import damping_factor
+from ..contact.penalty import damping_factor
 from .system import ContactLaws
 
 __all__ = ["MODELS", "laws_for"]

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .. import integrator
+from ..solver import integrator
 from . import kernel as K
 from .kernel import FREE, STICK
 

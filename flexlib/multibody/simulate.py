@@ -1,19 +1,19 @@
 """The event-driven simulation of a system: phases, impacts and the contact modes of every point.
 
 Each phase integrates the compiled right-hand side (:mod:`flexlib.multibody.kernel`) with the
-compiled DOP853 of :mod:`flexlib.integrator` until an event of a contact point:
+compiled DOP853 of :mod:`flexlib.solver.integrator` until an event of a contact point:
 
 * a constraint point in FREE reaches its obstacle (gap 0, closing): an **impact**.  Every
   constraint point at zero gap that approaches, and every point already closed, takes part:
   Newton's law at all of them at once is the linear complementarity problem of
-  :func:`flexlib.lcp.newton_impact` (frictionless, restitution e; a rebound slower than
+  :func:`flexlib.contact.lcp.newton_impact` (frictionless, restitution e; a rebound slower than
   ``v_zeno`` is taken as plastic, like the single-contact model);
 * a closed point's normal force falls to 0, a sticking point reaches its friction limit, a
   slipping point's tangential velocity reverses: the contact modes are selected anew;
 * a penalty point starts or stops penetrating (the kink of its force law).
 
 After an impact, and at every selection, the modes of the closed points are chosen together
-(:func:`flexlib.lcp.select_modes`): each combination of their candidate modes (FREE, CONTACT,
+(:func:`flexlib.contact.lcp.select_modes`): each combination of their candidate modes (FREE, CONTACT,
 STICK, SLIP in either direction) is solved and kept when every point's conditions hold (N >= 0,
 a free point's gap not accelerating inwards, a sticking point within its friction cone, a
 slipping point's friction opposing its motion).  None consistent stops the run naming the
@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import integrator
-from ..lcp import InconsistentContacts, newton_impact, select_modes
-from ..friction import lugre_steady_state
+from ..solver import integrator
+from ..contact.lcp import InconsistentContacts, newton_impact, select_modes
+from ..contact.friction import lugre_steady_state
 from ..params import SolverSettings
 from . import kernel as K
 from .kernel import CONSTRAINT, CONTACT, FREE, SLIP, STICK
@@ -245,12 +245,21 @@ class SystemSimulator:
 
     # ------------------------------------------------------------------ events
     def _start(self, t, y, disc, log):
-        """Modes at t = 0: penalty points already penetrating, constraint points at zero gap."""
+        """Modes at t = 0: penalty points already penetrating, constraint points at zero gap.  A
+        constraint point may not start inside its obstacle (its constraint would push it out with
+        energy from nowhere): that is a ValueError naming the point."""
         _, out = self.evaluate(t, y, disc)
         for c, law in enumerate(self.laws):
             v = self.contact_values(out, c)
             if law.method == "penalty" and v["gap"] < 0.0:
                 disc[4 * c] = CONTACT
+            elif law.method == "constraint" and v["gap"] < -GAP_TOL:
+                p = self.system.contacts[c]
+                raise ValueError(
+                    f"contact point {p.name!r} starts {-v['gap']:.4g} m inside obstacle "
+                    f"{p.obstacle!r} (gap {v['gap']:.4g} m): with the constraint method a point must "
+                    f"start on or outside its obstacle; choose the initial positions or the "
+                    f"obstacle so that its gap is >= 0")
         return self._select(t, y, disc, log, out)
 
     def _handle(self, t, y, disc, mask, log, wall0):

@@ -23,8 +23,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..beam import BeamModel, KernelArrays
-from ..layout import NPAR
+from ..bodies.beam import BeamModel, KernelArrays
+from ..solver.layout import NPAR
 from ..params import BeamParams
 from .assembly import FREE_JOINT, GROUND_HINGE, PARENT_HINGE
 from .kernel import (C_C, C_D, C_DV, C_E, C_K, C_LIM, C_MU_D, C_MU_S, C_N, C_SIGMA0, C_SIGMA1,
@@ -88,7 +88,7 @@ class HalfPlane:
 class ContactLaws:
     """The laws of a contact point.  ``method``: ``"constraint"`` (impulse-momentum jump with
     restitution ``e``, then a Baumgarte-stabilised constraint) or ``"penalty"`` (the continuous
-    contact force N = K delta^n (1 + D delta'/delta'_in) + C delta', :mod:`flexlib.penalty`);
+    contact force N = K delta^n (1 + D delta'/delta'_in) + C delta', :mod:`flexlib.contact.penalty`);
     ``friction``: ``"none"``, ``"coulomb"`` (stick/slip with ``can_stick``), ``"lugre"`` or
     ``"modified_coulomb"`` (penalty only); the friction parameters are those of
     :class:`flexlib.params.CoulombParams` and :class:`flexlib.params.LuGreParams`.  Or
@@ -191,8 +191,8 @@ class ContactPoint:
 
 class SystemArrays(NamedTuple):
     """The system in the layout of the compiled code (:mod:`flexlib.multibody.assembly`)."""
-    bodies: tuple        # one flexlib.beam.KernelArrays per body (padded to NB_MAX)
-    bpar: np.ndarray     # (nb, NPAR) each body's beam parameters (flexlib.layout slots)
+    bodies: tuple        # one flexlib.bodies.beam.KernelArrays per body (padded to NB_MAX)
+    bpar: np.ndarray     # (nb, NPAR) each body's beam parameters (flexlib.solver.layout slots)
     bint: np.ndarray     # (nb, 7) joint kind, parent, index of R_x, of theta, nf, joint point
     bflt: np.ndarray     # (nb, 3) ground hinge point [m], mass [kg]
     pint: np.ndarray     # (npt,) body of each material point
@@ -278,7 +278,7 @@ class System:
         return names, offs
 
     def model(self, name: str) -> BeamModel:
-        """The :class:`flexlib.beam.BeamModel` of body ``name`` (cached per beam)."""
+        """The :class:`flexlib.bodies.beam.BeamModel` of body ``name`` (cached per beam)."""
         return _beam_model(self.body(name).beam)
 
     def initial_state(self) -> np.ndarray:

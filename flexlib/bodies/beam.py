@@ -1,0 +1,615 @@
+"""The rotating flexible beam in a floating frame: its equations, compiled, and its modal data.
+
+q = [theta, B_1..B_N] (the paper's model), or q = [theta, B_1..B_N, C_1..C_Na] with the axial
+extension (``axial_modes = Na >= 1``, not the paper's model; docs/model.md section 16).  The
+model is described in docs/model.md, sections 4-5.  This module is the body of the simulation:
+everything the right-hand side (:mod:`flexlib.solver.kernel`) and the contact (:mod:`flexlib.contact.slope`)
+need to know about the beam is asked of the functions below, each the one statement of its
+formula, compiled by numba (:mod:`flexlib._jit`) and run as the simulator runs it.
+
+The body's functions (what a second body would provide):
+
+* :class:`KernelArrays`: the modal data, built once per model by :meth:`BeamModel.kernel_arrays`
+  (the modal integrals of :mod:`flexlib.bodies.modes`);
+* M(q) and Q(q, q') without contact forces (:func:`mass_forces_arrs_into`): the paper's closed
+  form, eqs (13)-(22) with the printed typos corrected (docs/model.md section 15), written with
+  the precomputed tensors T3 = int rho S H_ij Phi_k and T4 = int rho S H_ij H_kl
+  (:func:`mass_forces_into`), and with axial modes the generic quadrature route (docs/model.md
+  5.3; :func:`mass_forces_quad_into`); the modal damping's power (:func:`damping_power`);
+* the tip point p_P = (L + Psi_L C - 1/2 B^T H_L B, Phi_L B) and its rate (:func:`tip_point`),
+  its Jacobian projected on two directions of the floating frame (:func:`tip_rows_into`) and its
+  velocity-product acceleration (:func:`tip_accel_vp`), from which :func:`flexlib.contact.slope.tip_into`
+  forms the gap, the slip and their rates; the rotation W(theta) (:func:`rotate`);
+* the potential energies V_E, V_A, V_G (:func:`potential_energies`); the kinetic energy
+  T = 1/2 q'^T M q' is evaluated by the right-hand side (:func:`flexlib.solver.kernel.phase_eval_into`);
+* the tip and energy histories of a run (:func:`sample_kinematics`) and the material points of
+  the whole beam (:func:`material_points_into`, for the interior-contact check).
+
+:class:`BeamModel` holds the modal integrals, hands them to the compiled code and gives a
+readable API over it (:meth:`~BeamModel.mass_matrix`, :meth:`~BeamModel.generalized_forces`,
+:meth:`~BeamModel.positions`, the natural frequencies).  The NumPy statements of these formulas
+(M, Q by both routes, the tip position, Jacobian and velocity product, the energies) are test
+references in tests/reference.py, not library code.
+
+Sign and frame conventions: W(theta) maps floating components to inertial ones (r = W p;
+the paper's text after eq (7) states the opposite direction, its formula is this one); gravity is
+(0, -g0); V_G is referred to the hinge level Y = 0.
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import _jit
+from .._jit import compiled, hot, inlined
+from ..solver.layout import P_G0, P_J_OB, P_L, P_RX0, P_TAU, pack_params
+from ..solver.linalg import dot_at, mv_at, quad_at, quad_flat
+from .bases import basis_of
+from .modes import ModalIntegrals, axial_shapes, modal_integrals
+from ..params import BeamParams
+
+__all__ = ["BeamModel", "KernelArrays", "rotation"]
+
+
+class KernelArrays(NamedTuple):
+    """The modal data of a beam model in the layout of the compiled code (built by
+    :meth:`BeamModel.kernel_arrays`): C-contiguous float64 arrays, N bending modes,
+    Na axial modes, K quadrature nodes.  The compiled entry points take it as one argument and
+    read its fields by name (numba compiles ``arrs.Psi_L`` to a constant index)."""
+    M2: np.ndarray      # (N, N) int rho S Phi Phi^T
+    M2mD: np.ndarray    # (N, N) M2 - D, D = int rho S x H
+    S_y: np.ndarray     # (N,) int rho S x Phi
+    K2: np.ndarray      # (N, N) int EI Phi'' Phi''^T
+    T3r: np.ndarray     # (N*N, N) T3 flattened, T3r[i*N+j, k] = T3[i, j, k]
+    T3tr: np.ndarray    # (N*N, N) T3 with its last two axes swapped, flattened
+    T4r: np.ndarray     # (N*N, N*N) T4[i, j, k, l] at [i*N+j, k*N+l]
+    T4pr: np.ndarray    # (N*N, N*N) T4 with axes 1, 2 swapped, flattened: T4' of mass_forces_into
+    Hbar: np.ndarray    # (N, N) int rho S H
+    Sbar: np.ndarray    # (N,) int rho S Phi
+    C: np.ndarray       # (N, N) modal damping
+    Phi_L: np.ndarray   # (N,) bending shapes at the tip
+    H_L: np.ndarray     # (N, N) coupling shape at the tip
+    # the generic quadrature route (used with axial modes, Na > 0, and for bases too large for
+    # the tensor route, whose T3r, T3tr, T4r, T4pr are then empty)
+    xk: np.ndarray      # (K,) nodes [m]
+    wk: np.ndarray      # (K,) weights x rho S
+    Phik: np.ndarray    # (K, N) bending shapes at the nodes
+    Hk: np.ndarray      # (K, N*N) coupling shapes at the nodes, row-major
+    Psik: np.ndarray    # (K, Na) axial shapes at the nodes
+    KA: np.ndarray      # (Na, Na) axial stiffness
+    Psi_L: np.ndarray   # (Na,) axial shapes at the tip (empty without axial modes)
+    Psibar: np.ndarray  # (Na,) int rho S Psi (gravity of the axial modes; empty without them)
+
+
+@hot
+def mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
+                     W, M, Q):
+    """M(q) and Q(q, q') (no contact forces): eqs (13)-(17) corrected, tensor form (loops).
+
+    The results are written into ``M`` and ``Q``, and
+    the rows 0..6 of the work array ``W`` (>= 7 x N^2) hold the contracted tensors, so that the
+    integrator's right-hand side allocates nothing."""
+    n = M.shape[0] - 1
+    th = q[0]
+    thd = qd[0]
+    J_ob, Rx0, g0, tau = par[P_J_OB], par[P_RX0], par[P_G0], par[P_TAU]
+    nn = n * n
+    # W[0] = T4 : BB, W[1] = P = T4' : BB, W[2] = T4 : BdBd   (n x n, row-major)
+    for r in range(nn):
+        a1 = 0.0
+        a2 = 0.0
+        a3 = 0.0
+        for k in range(n):
+            bk = q[1 + k]
+            dk = qd[1 + k]
+            for l in range(n):
+                c1 = T4r[r, k * n + l]
+                a1 += c1 * bk * q[1 + l]
+                a2 += T4pr[r, k * n + l] * bk * q[1 + l]
+                a3 += c1 * dk * qd[1 + l]
+        W[0, r] = a1
+        W[1, r] = a2
+        W[2, r] = a3
+    # W[3][i*n+j] = T3r[i*n+j] . B ; W[4][j*n+i] = T3tr[j*n+i] . B ; W[5], W[6]: the same with Bd
+    for r in range(nn):
+        a1 = 0.0
+        a2 = 0.0
+        a3 = 0.0
+        a4 = 0.0
+        for k in range(n):
+            a1 += T3r[r, k] * q[1 + k]
+            a2 += T3tr[r, k] * q[1 + k]
+            a3 += T3r[r, k] * qd[1 + k]
+            a4 += T3tr[r, k] * qd[1 + k]
+        W[3, r] = a1
+        W[4, r] = a2
+        W[5, r] = a3
+        W[6, r] = a4
+    s = math.sin(th)
+    c = math.cos(th)
+    BMB = 0.0
+    v4B = 0.0
+    BdMB = 0.0
+    v4Bd = 0.0
+    BdT3BBd = 0.0
+    BHB = 0.0
+    Ry = 0.0
+    for i in range(n):
+        bi = q[1 + i]
+        di = qd[1 + i]
+        m2b = 0.0
+        v4i = 0.0
+        t3bb = 0.0
+        bt3 = 0.0
+        hb = 0.0
+        k2b = 0.0
+        t4ddb = 0.0
+        bbdt3 = 0.0
+        t3db = 0.0
+        cbd = 0.0
+        t3bbd_i = 0.0
+        for j in range(n):
+            bj = q[1 + j]
+            dj = qd[1 + j]
+            m2b += M2mD[i, j] * bj
+            v4i += W[0, i * n + j] * bj
+            t3bb += W[3, i * n + j] * bj
+            bt3 += bj * W[4, j * n + i]
+            hb += Hbar[i, j] * bj
+            k2b += K2[i, j] * bj
+            t4ddb += W[2, i * n + j] * bj
+            bbdt3 += bj * W[6, j * n + i]
+            t3db += W[5, i * n + j] * bj
+            cbd += C[i, j] * dj
+            t3bbd_i += W[3, i * n + j] * dj
+            M[i + 1, j + 1] = M2[i, j] + W[1, i * n + j]
+        m21 = S_y[i] + t3bb - 0.5 * bt3
+        M[i + 1, 0] = m21
+        M[0, i + 1] = m21
+        BMB += bi * m2b
+        v4B += v4i * bi
+        BdMB += di * m2b
+        v4Bd += v4i * di
+        BdT3BBd += di * t3bbd_i
+        BHB += bi * hb
+        Ry += Sbar[i] * bi
+        Q[i + 1] = (thd * thd * m2b - k2b + 0.5 * thd * thd * v4i - t4ddb
+                    + 2.0 * thd * (bbdt3 - t3db) + g0 * (s * hb - c * Sbar[i]) - cbd)
+    M[0, 0] = J_ob + BMB + 0.25 * v4B
+    Rx = Rx0 - 0.5 * BHB
+    Q[0] = tau - 2.0 * thd * BdMB - thd * v4Bd - BdT3BBd + g0 * (s * Ry - c * Rx)
+
+
+@compiled
+def mass_forces(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C):
+    """M(q) and Q(q, q') (no contact forces): eqs (13)-(17) corrected, tensor form."""
+    n = q.shape[0] - 1
+    nd = n + 1
+    M = np.empty((nd, nd))
+    Q = np.empty(nd)
+    mass_forces_into(q, qd, par, M2, M2mD, S_y, K2, T3r, T3tr, T4r, T4pr, Hbar, Sbar, C,
+                     np.empty((7, max(n * n, 1))), M, Q)
+    return M, Q
+
+
+@hot
+def mass_forces_quad_into(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA, W, M, Q):
+    """M(q) and Q(q, q') by the generic quadrature route, with axial modes.
+
+    J~_k = [I~ p_k | P_k], P_k = [[-(H_k B)^T, Psi_k], [Phi_k, 0]];  M = sum w rho S J~^T J~;
+    Q = -sum w rho S J~^T a~ + sum w rho S J~^T W^T g - [0; K2 B + C B'; K_A C] + [tau; 0; 0].
+    ``Hk`` is (K, N*N) row-major; ``wk`` includes rho S.  M and Q are written into ``M`` and
+    ``Q``; the rows 11-13 of ``W`` (>= nd wide) are work space."""
+    nd = M.shape[0]
+    na = nd - 1 - n
+    th = q[0]
+    thd = qd[0]
+    g0, tau = par[P_G0], par[P_TAU]
+    s = math.sin(th)
+    c = math.cos(th)
+    gx = -g0 * s                      # W^T (0, -g0)
+    gy = -g0 * c
+    for a in range(nd):
+        Q[a] = 0.0
+        for b in range(nd):
+            M[a, b] = 0.0
+    jx = W[11]
+    jy = W[12]
+    HB = W[13]
+    for k in range(xk.shape[0]):
+        w = wk[k]
+        BHB = 0.0
+        BHBd = 0.0
+        BdHBd = 0.0
+        py = 0.0
+        pdy = 0.0
+        for i in range(n):
+            hb = 0.0
+            hbd = 0.0
+            for j in range(n):
+                h = Hk[k, i * n + j]
+                hb += h * q[1 + j]
+                hbd += h * qd[1 + j]
+            HB[i] = hb
+            BHB += q[1 + i] * hb
+            BHBd += hb * qd[1 + i]
+            BdHBd += qd[1 + i] * hbd
+            py += Phik[k, i] * q[1 + i]
+            pdy += Phik[k, i] * qd[1 + i]
+        px = xk[k] - 0.5 * BHB
+        pdx = -BHBd
+        for j in range(na):
+            px += Psik[k, j] * q[1 + n + j]
+            pdx += Psik[k, j] * qd[1 + n + j]
+        ax = -thd * thd * px - 2.0 * thd * pdy - BdHBd
+        ay = -thd * thd * py + 2.0 * thd * pdx
+        jx[0] = -py
+        jy[0] = px
+        for i in range(n):
+            jx[1 + i] = -HB[i]
+            jy[1 + i] = Phik[k, i]
+        for j in range(na):
+            jx[1 + n + j] = Psik[k, j]
+            jy[1 + n + j] = 0.0
+        fx = w * (gx - ax)
+        fy = w * (gy - ay)
+        for a in range(nd):
+            wxa = w * jx[a]
+            wya = w * jy[a]
+            Q[a] += jx[a] * fx + jy[a] * fy
+            for b in range(a, nd):
+                M[a, b] += wxa * jx[b] + wya * jy[b]
+    for a in range(nd):
+        for b in range(a + 1, nd):
+            M[b, a] = M[a, b]
+    Q[0] += tau
+    for i in range(n):
+        acc = 0.0
+        for j in range(n):
+            acc += K2[i, j] * q[1 + j] + C[i, j] * qd[1 + j]
+        Q[1 + i] -= acc
+    for i in range(na):
+        acc = 0.0
+        for j in range(na):
+            acc += KA[i, j] * q[1 + n + j]
+        Q[1 + n + i] -= acc
+
+
+@compiled
+def mass_forces_quad(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA):
+    """As :func:`mass_forces_quad_into`, returning new arrays (M, Q)."""
+    nd = q.shape[0]
+    M = np.empty((nd, nd))
+    Q = np.empty(nd)
+    mass_forces_quad_into(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA,
+                          np.empty((14, max(n, nd))), M, Q)
+    return M, Q
+
+
+@inlined
+def quadrature_route(arrs):
+    """True when the beam of the modal data ``arrs`` runs by the quadrature route: with axial
+    modes, or when its basis has no tensors (too many coordinates for the tensor route)."""
+    return arrs.Psi_L.shape[0] > 0 or arrs.T4r.shape[0] == 0
+
+
+@compiled
+def mass_forces_any(q, qd, par, arrs):
+    """M, Q from the modal data ``arrs`` (a :class:`KernelArrays`): the tensor path for a small
+    basis without axial modes, else quadrature (:func:`quadrature_route`)."""
+    if quadrature_route(arrs):
+        return mass_forces_quad(q, qd, par, arrs.Phi_L.shape[0], arrs.K2, arrs.C, arrs.xk,
+                                arrs.wk, arrs.Phik, arrs.Hk, arrs.Psik, arrs.KA)
+    return mass_forces(q, qd, par, arrs.M2, arrs.M2mD, arrs.S_y, arrs.K2, arrs.T3r, arrs.T3tr,
+                       arrs.T4r, arrs.T4pr, arrs.Hbar, arrs.Sbar, arrs.C)
+
+
+@inlined
+def mass_forces_arrs_into(q, qd, par, arrs, W, M, Q):
+    """M(q) and Q(q, q') of the beam with the modal data ``arrs`` (a :class:`KernelArrays`),
+    written into ``M`` and ``Q`` with the work array ``W`` (>= 14 x max(N^2, nd), rows 0-6 and
+    11-13 used): the tensor form for a small basis without axial modes, else the quadrature
+    route (:func:`quadrature_route`)."""
+    n = arrs.Phi_L.shape[0]
+    if quadrature_route(arrs):
+        mass_forces_quad_into(q, qd, par, n, arrs.K2, arrs.C, arrs.xk, arrs.wk, arrs.Phik,
+                              arrs.Hk, arrs.Psik, arrs.KA, W, M, Q)
+    else:
+        mass_forces_into(q, qd, par, arrs.M2, arrs.M2mD, arrs.S_y, arrs.K2, arrs.T3r,
+                         arrs.T3tr, arrs.T4r, arrs.T4pr, arrs.Hbar, arrs.Sbar, arrs.C, W, M, Q)
+
+
+@inlined
+def damping_power(y, nd, arrs):
+    """B'^T C B' [W], the power the modal damping takes from the beam, with B' read from the
+    state vector ``y`` (q' starts at ``nd``)."""
+    return quad_at(arrs.C, y, nd + 1, arrs.Phi_L.shape[0])
+
+
+@hot
+def rotate(c, s, x, y):
+    """W(theta) (x, y) = (c x - s y, s x + c y), eq (6): floating-frame components to inertial
+    ones, from c = cos theta, s = sin theta."""
+    return c * x - s * y, s * x + c * y
+
+
+@hot
+def tip_point(q, qd, L, Phi_L, H_L, Psi_L, HLB, rates):
+    """The tip P in the floating frame (eqs (23)-(25)): the one statement of the formula.
+
+    Returns (px, py, pdx, pdy) with p_P = (L + Psi_L C - 1/2 B^T H_L B, Phi_L B) [m] and, if
+    ``rates``, p_P' = (-B^T H_L B' + Psi_L C', Phi_L B') [m/s] (NaN otherwise); writes H_L B
+    into ``HLB``.  ``Psi_L`` is empty without axial modes."""
+    n = Phi_L.shape[0]
+    na = Psi_L.shape[0]
+    mv_at(H_L, q, 1, n, HLB)
+    px = L - 0.5 * dot_at(HLB[:n], q, 1)
+    if na > 0:
+        px += dot_at(Psi_L, q, 1 + n)
+    py = dot_at(Phi_L, q, 1)
+    pdx = np.nan
+    pdy = np.nan
+    if rates:
+        pdx = -dot_at(HLB[:n], qd, 1)
+        if na > 0:
+            pdx += dot_at(Psi_L, qd, 1 + n)
+        pdy = dot_at(Phi_L, qd, 1)
+    return px, py, pdx, pdy
+
+
+@hot
+def tip_rows_into(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L, Pq, Gq):
+    """The tip Jacobian rows Psi_q = n . dr/dq and Gamma_q = t . dr/dq (eqs (28)-(29), (54)-(55))
+    from the
+    slope normal/tangent in the beam frame (nfx, nfy), (tfx, tfy), the tip position (px, py),
+    H_L B, the modal tip values Phi_L and the axial tip values Psi_L; written into Pq, Gq."""
+    n = Phi_L.shape[0]
+    na = Psi_L.shape[0]
+    Pq[0] = -nfx * py + nfy * px
+    Gq[0] = -tfx * py + tfy * px
+    for i in range(n):
+        Pq[i + 1] = -nfx * HLB[i] + nfy * Phi_L[i]
+        Gq[i + 1] = -tfx * HLB[i] + tfy * Phi_L[i]
+    for j in range(na):
+        Pq[1 + n + j] = nfx * Psi_L[j]
+        Gq[1 + n + j] = tfx * Psi_L[j]
+
+
+@hot
+def tip_accel_vp(thd, px, py, pdx, pdy, H_L, qd, n):
+    """The velocity-product part a_vp of the tip's acceleration in the floating frame
+    (eqs (32), (58)): (-theta'^2 px - 2 theta' py' - B'^T H_L B', -theta'^2 py + 2 theta' px')
+    [m/s^2], from the tip point and its rate (:func:`tip_point`)."""
+    ax = -thd * thd * px - 2.0 * thd * pdy - quad_at(H_L, qd, 1, n)
+    ay = -thd * thd * py + 2.0 * thd * pdx
+    return ax, ay
+
+
+@hot
+def material_points_into(B, C, c, s, xs, phi, H, Psi, P):
+    """Inertial positions of the beam's material points at stations ``xs`` [m], written into
+    ``P`` (len(xs), 2): the one statement of r(x) = W(theta) (x + Psi(x) C - 1/2 B^T H(x) B,
+    Phi(x) B) (eqs (3)-(5)), for modal coordinates B, axial C and c, s = cos, sin theta;
+    ``phi``, ``H``, ``Psi`` are the shapes at the stations (:meth:`BeamModel.station_data`)."""
+    n = B.shape[0]
+    na = C.shape[0]
+    for j in range(xs.shape[0]):
+        bhb = 0.0
+        py = 0.0
+        for i in range(n):
+            acc = 0.0
+            for l in range(n):
+                acc += H[j, i, l] * B[l]
+            bhb += B[i] * acc
+            py += B[i] * phi[j, i]
+        px = xs[j] - 0.5 * bhb
+        for a in range(na):
+            px += C[a] * Psi[j, a]
+        P[j, 0] = c * px - s * py
+        P[j, 1] = s * px + c * py
+
+
+@compiled
+def potential_energies(q, par, arrs):
+    """(V_E, V_A, V_G) at q [J]: the one statement of the potential energies.
+
+    V_E = 1/2 B^T K2 B (eq (9)); V_A = 1/2 C^T K_A C (axial modes, 0 without); V_G = -g^T W R
+    = g0 (sin theta R_x + cos theta Sbar B) with R_x = Rx0 - 1/2 B^T Hbar B + Psibar C (eqs
+    (9)-(10)), referred to the hinge level.  ``par`` gives Rx0 and g0, ``arrs`` (a
+    :class:`KernelArrays`) K2, KA, Hbar, Sbar, Psibar."""
+    n = arrs.Phi_L.shape[0]
+    na = arrs.Psi_L.shape[0]
+    V_E = 0.5 * quad_flat(arrs.K2, q, 1, n)
+    V_A = 0.0
+    Rx = par[P_RX0] - 0.5 * quad_flat(arrs.Hbar, q, 1, n)
+    if na > 0:
+        V_A = 0.5 * quad_flat(arrs.KA, q, 1 + n, na)
+        Rx = Rx + dot_at(arrs.Psibar, q, 1 + n)
+    V_G = par[P_G0] * (math.sin(q[0]) * Rx + math.cos(q[0]) * dot_at(arrs.Sbar, q, 1))
+    return V_E, V_A, V_G
+
+
+@compiled
+def sample_kinematics(Y, par, arrs):
+    """The tip and potential-energy histories of a run, one row of the states ``Y`` (m, >= 2 nd)
+    at a time: an array (8, m) with the rows tip X, tip Y [m], tip X', Y' [m/s] (inertial),
+    the tip deflection u_y(L) = Phi_L B [m] (the floating py), V_E, V_A, V_G [J].
+
+    The tip point is :func:`tip_point` (the simulator's), rotated by W(theta) (:func:`rotate`);
+    its inertial velocity is W (p_P' + theta' I~ p_P); the energies are
+    :func:`potential_energies`."""
+    n = arrs.Phi_L.shape[0]
+    nd = 1 + n + arrs.Psi_L.shape[0]
+    m = Y.shape[0]
+    out = np.empty((8, m))
+    HLB = np.empty(max(n, 1))
+    L = par[P_L]
+    for k in range(m):
+        q = Y[k, :nd]
+        qd = Y[k, nd:2 * nd]
+        px, py, pdx, pdy = tip_point(q, qd, L, arrs.Phi_L, arrs.H_L, arrs.Psi_L, HLB, True)
+        c = math.cos(q[0])
+        s = math.sin(q[0])
+        thd = qd[0]
+        out[0, k], out[1, k] = rotate(c, s, px, py)
+        out[2, k], out[3, k] = rotate(c, s, pdx - thd * py, pdy + thd * px)
+        out[4, k] = py
+        out[5, k], out[6, k], out[7, k] = potential_energies(q, par, arrs)
+    return out
+
+
+
+
+def rotation(theta: float) -> np.ndarray:
+    """W(theta), eq (6): floating-frame components to inertial components."""
+    c, s = math.cos(theta), math.sin(theta)
+    return np.array([[c, -s], [s, c]])
+
+
+class BeamModel:
+    """Precomputed beam model.  Build once per parameter set; all methods are pure in (q, q')."""
+
+    def __init__(self, beam: BeamParams | None = None):
+        if beam is not None and not isinstance(beam, BeamParams):
+            raise TypeError(f"BeamModel expects a BeamParams (or None for the paper's beam), got "
+                            f"{type(beam).__name__} {beam!r:.60}; for a Case use BeamModel(case.beam)")
+        self.params = beam if beam is not None else BeamParams()
+        self.basis = basis_of(self.params)
+        self.mi: ModalIntegrals = modal_integrals(self.params, self.basis)
+        self.n = self.mi.n
+        self.na = self.mi.na
+        self.ndof = self.n + 1 + self.na
+        self.g0 = self.params.g0
+        self._kernel_arrays = None
+
+    # ------------------------------------------------------------------ hot path
+    def kernel_arrays(self) -> KernelArrays:
+        """The modal data in the layout of the compiled code, a :class:`KernelArrays`: the
+        tensor route's arrays (M2, M2 - D, S_y, K2, T3 and T4 flattened, Hbar, Sbar, C), the tip
+        values (Phi_L, H_L), and the quadrature route's (nodes, weights x rho S, Phi, H, Psi,
+        K_A), Psi_L and Psibar.  Built once per
+        model."""
+        if self._kernel_arrays is None:
+            mi = self.mi
+            n = mi.n
+            c = np.ascontiguousarray
+            tensors = mi.T4.shape[0] > 0
+            T3, T4 = mi.T3, mi.T4
+            self._kernel_arrays = KernelArrays(
+                M2=c(mi.M2), M2mD=c(mi.M2 - mi.D), S_y=c(mi.S_y), K2=c(mi.K2),
+                T3r=c(T3.reshape(n * n, n)) if tensors else np.zeros((0, n)),
+                T3tr=c(T3.transpose(0, 2, 1).reshape(n * n, n)) if tensors else np.zeros((0, n)),
+                T4r=c(T4.reshape(n * n, n * n)) if tensors else np.zeros((0, n * n)),
+                T4pr=c(T4.transpose(0, 2, 1, 3).reshape(n * n, n * n)) if tensors else
+                np.zeros((0, n * n)), Hbar=c(mi.Hbar),
+                Sbar=c(mi.Sbar), C=c(mi.C), Phi_L=c(mi.Phi_L), H_L=c(mi.H_L),
+                # generic quadrature route: with axial modes (an extension beyond the paper), and
+                # for a basis without the tensors T3, T4
+                xk=c(mi.x), wk=c(mi.w * mi.rhoS), Phik=c(mi.Phi),
+                Hk=c(mi.H.reshape(len(mi.x), n * n)), Psik=c(mi.Psi), KA=c(mi.K_A),
+                Psi_L=c(mi.Psi_L), Psibar=c(mi.Psibar))
+        return self._kernel_arrays
+
+    def kernel_params(self, tau_d: float | None = None) -> np.ndarray:
+        """The kernel's parameter vector with the beam's slots set (J_ob, Rx0, g0, tau_d, L)."""
+        mi = self.mi
+        return pack_params(J_ob=mi.J_ob, Rx0=mi.Rx0, g0=self.g0, L=mi.L,
+                           tau_d=self.params.tau_d if tau_d is None else tau_d)
+
+    def mass_and_forces(self, q, qd, tau_d: float | None = None):
+        """M(q) and Q(q, q') together (eqs (13)-(17), corrected), by the simulator's compiled
+        code (:func:`mass_forces_any`).
+
+        Q contains the drive torque, gravity, all velocity terms, the elastic force -K2 B and
+        the modal damping -C B'.  It does not contain contact forces.  Without axial modes the
+        paper's closed form with the tensors T3, T4; with axial modes the quadrature route.
+        """
+        c = np.ascontiguousarray
+        return mass_forces_any(c(q, dtype=float), c(qd, dtype=float),
+                               self.kernel_params(tau_d), self.kernel_arrays())
+
+    def mass_matrix(self, q) -> np.ndarray:
+        """M(q), eqs (13)-(15) (S_y = int rho S x Phi^T dx: eq (20) misses the x).  Symmetric positive
+        definite."""
+        return self.mass_and_forces(np.asarray(q, float), np.zeros(self.ndof))[0]
+
+    def generalized_forces(self, q, qd, tau_d: float | None = None) -> np.ndarray:
+        """Q(q, q'), eqs (16)-(17) with the printed typos corrected: drive, gravity, velocity,
+        elastic, damping."""
+        return self.mass_and_forces(np.asarray(q, float), np.asarray(qd, float), tau_d)[1]
+
+    def accelerations(self, q, qd, tau_d: float | None = None) -> np.ndarray:
+        """q'' in free flight: the solution of M q'' = Q (Cholesky)."""
+        M, Q = self.mass_and_forces(q, qd, tau_d)
+        return _chol_solve(M, Q)
+
+    def _split(self, q):
+        """(theta, B, C) of a coordinate vector (C is empty without axial modes)."""
+        q = np.asarray(q, float)
+        return q[0], q[1:1 + self.n], q[1 + self.n:]
+
+    # ------------------------------------------------------------------ whole-beam positions
+    def station_data(self, xs):
+        """(xs, Phi(x), H(x)) at stations ``xs`` (precompute once, then use :meth:`positions`);
+        with axial modes also Psi(x) as a 4th entry.  The functions are the basis's."""
+        xs = np.asarray(xs, float)
+        phi = self.basis.shapes(xs)[0]
+        H = self.basis.coupling(xs)
+        if self.na:
+            return xs, phi, H, axial_shapes(xs, self.mi.L, self.na)[0]
+        return xs, phi, H
+
+    def positions(self, q, stations) -> np.ndarray:
+        """Inertial positions (len(xs), 2) of material points, given :meth:`station_data`
+        (:func:`material_points_into`, the code of the interior-contact check)."""
+        xs, phi, H = stations[:3]
+        Psi = stations[3] if self.na else np.zeros((len(xs), 0))
+        _, B, C = self._split(q)
+        P = np.empty((len(xs), 2))
+        c_ = np.ascontiguousarray
+        material_points_into(c_(B), c_(C), math.cos(q[0]), math.sin(q[0]),
+                             c_(xs, dtype=float), c_(phi, dtype=float), c_(H, dtype=float),
+                             c_(Psi, dtype=float), P)
+        return P
+
+    # ------------------------------------------------------------------ frequencies
+    def natural_frequencies(self) -> np.ndarray:
+        """Clamped-free bending frequencies (rad/s), ascending: the generalized eigenvalues of the
+        basis's stiffness K2 and mass M2 (the hinge held, no rotation, no gravity).  Exact for the
+        modal basis (its functions are the eigenfunctions); upper bounds of the exact values for
+        the finite-element and partitioned bases (Rayleigh-Ritz)."""
+        from scipy.linalg import eigh   # lazily: the simulator does not need SciPy
+        w2 = eigh(self.mi.K2, self.mi.M2, eigvals_only=True)
+        return np.sqrt(np.clip(w2, 0.0, None))
+
+    def axial_frequencies(self) -> np.ndarray:
+        """Fixed-free axial frequencies (rad/s): eig(K_A, M_A); empty without axial
+        modes.  Exact values (2j - 1)(pi/2) sqrt(E/rho)/L: the shapes are eigenfunctions."""
+        if not self.na:
+            return np.zeros(0)
+        from scipy.linalg import eigh
+        w2 = eigh(self.mi.K_A, self.mi.M_A, eigvals_only=True)
+        return np.sqrt(np.clip(w2, 0.0, None))
+
+    def pinned_free_frequencies(self) -> np.ndarray:
+        """Hinged (pinned-free) frequencies, rad/s: eig(diag(0, K2), M(q = 0)) with g = 0 (E6).
+
+        The first value is the rigid rotation (0 rad/s)."""
+        K = np.zeros((self.ndof, self.ndof))
+        K[1:1 + self.n, 1:1 + self.n] = self.mi.K2
+        if self.na:
+            K[1 + self.n:, 1 + self.n:] = self.mi.K_A
+        from scipy.linalg import eigh
+        w2 = eigh(K, self.mass_matrix(np.zeros(self.ndof)), eigvals_only=True)
+        return np.sqrt(np.clip(w2, 0.0, None))
+
+
+def _chol_solve(M, b):
+    L = np.linalg.cholesky(M)
+    y = np.linalg.solve(L, b)
+    return np.linalg.solve(L.T, y)
+
+
+_jit.flush_module(__name__)

@@ -1,0 +1,262 @@
+"""The modal basis (clamped-free cantilever eigenfunctions) and the integrals of any basis.
+
+docs/model.md section 4 (numerically stable form; coupling-shape matrix H, eq (4)) and 5.2
+(constant integrals, eqs (18)-(22), with S_y = int rho S x Phi^T dx: the printed eq (20) misses
+the x).  :class:`ModalBasis` is the paper's basis; the finite-element and partitioned bases
+(:mod:`flexlib.bodies.basis_fe`, :mod:`flexlib.bodies.basis_partition`) offer the same interface, and
+:func:`modal_integrals` computes the constant integrals and quadrature arrays from any of them.
+Everything here is computed once per model; the right-hand side of the ODE only contracts the
+small dense tensors stored in :class:`ModalIntegrals`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..params import BeamParams
+
+__all__ = ["cantilever_roots", "mode_shapes", "axial_shapes", "coupling_shape", "ModalBasis",
+           "ModalIntegrals", "modal_integrals", "TENSOR_ROUTE_MAX"]
+
+# The tensor route (the tensors T3 and T4 have N^3 and N^4 entries, and its work per evaluation
+# grows as N^4) is used up to this many deformation coordinates; larger bases use the quadrature
+# route (~ K N^2 per evaluation for K nodes)
+TENSOR_ROUTE_MAX = 8
+
+
+def cantilever_roots(n: int) -> np.ndarray:
+    """The first ``n`` roots lambda_i = beta_i L of 1 + cos(lambda) cosh(lambda) = 0.
+
+    Found by bracketed root finding of cos(l) + 1/cosh(l) = 0 (the same equation divided
+    by cosh, which never overflows) on [(i-1) pi, i pi].
+    """
+    f = lambda lam: math.cos(lam) + 1.0 / math.cosh(lam)
+    roots = [_bisect(f, max((i - 1) * math.pi, 0.1), i * math.pi) for i in range(1, n + 1)]
+    return np.array(roots)
+
+
+def _bisect(f, a: float, b: float) -> float:
+    """The root of f in [a, b] (f(a), f(b) of opposite signs) to the last bit, by bisection.
+
+    It replaces scipy's brentq (xtol = rtol = 1e-15, which it agrees with to ~1e-15): importing
+    scipy.optimize cost every fresh ``python -m flexlib`` process ~0.15 s, for at most 8 roots."""
+    fa = f(a)
+    while True:
+        m = 0.5 * (a + b)
+        if not a < m < b:            # a and b are adjacent doubles
+            return m
+        fm = f(m)
+        if fm == 0.0:
+            return m
+        if (fm < 0.0) == (fa < 0.0):
+            a, fa = m, fm
+        else:
+            b = m
+
+
+def mode_shapes(x, L: float, n: int, roots=None):
+    """Phi, Phi', Phi'' of the first ``n`` cantilever modes at points ``x`` (shape (len(x), n)).
+
+    Uses the stable form of docs/model.md 4.1 (no cosh - sigma sinh cancellation), accurate to
+    round-off up to n = 8.  Normalised so that int_0^L Phi_i Phi_j dx = L delta_ij and
+    Phi_i(L) = 2 (-1)^(i+1).
+    """
+    x = np.atleast_1d(np.asarray(x, dtype=float))
+    lam = cantilever_roots(n) if roots is None else np.asarray(roots)
+    beta = lam / L
+    a = np.outer(x, beta)                      # (m, n)
+    eps = np.exp(-lam)
+    sl, cl = np.sin(lam), np.cos(lam)
+    den = (1.0 - eps**2) / 2.0 + eps * sl
+    sigma = 1.0 - (sl - cl - eps) * eps / den
+    A = (sl - cl - eps) * np.exp(a - lam) / den
+    em = np.exp(-a)
+    C = 0.5 * (A + (1.0 + sigma) * em)
+    Sh = 0.5 * (A - (1.0 + sigma) * em)
+    sa, ca = np.sin(a), np.cos(a)
+    phi = C - ca + sigma * sa
+    dphi = beta * (Sh + sa + sigma * ca)
+    ddphi = beta**2 * (C + ca - sigma * sa)
+    return phi, dphi, ddphi
+
+
+def axial_shapes(x, L: float, na: int):
+    """Psi_j(x) = sqrt(2) sin((2j - 1) pi x / (2L)) and Psi_j'(x), j = 1..na.
+
+    The fixed-free axial bar modes (an extension beyond the paper).  Shapes (len(x), na);
+    normalised so that int_0^L Psi_i Psi_j dx = L delta_ij and Psi_j(L) = sqrt(2) (-1)^(j+1)."""
+    x = np.atleast_1d(np.asarray(x, dtype=float))
+    k = (2.0 * np.arange(1, na + 1) - 1.0) * math.pi / (2.0 * L)
+    a = np.outer(x, k)
+    return math.sqrt(2.0) * np.sin(a), math.sqrt(2.0) * k * np.cos(a)
+
+
+@dataclass
+class ModalIntegrals:
+    """Quadrature data and the constant integrals of one beam (all per unit rho*S folded in).
+
+    Attributes (N = number of modes, K = quadrature points):
+
+    ``x, w`` (K,) nodes and weights on [0, L]; ``Phi, dPhi, ddPhi`` (K, N);
+    ``H`` (K, N, N) the coupling-shape matrix H(x_k) of eq (4); ``Phi_L`` (N,), ``H_L`` (N, N)
+    at the tip; ``lam`` (N,) the roots beta_i L.
+
+    Constant integrals (rho S included): ``m`` mass, ``J_ob`` = int rho S x^2, ``M2`` =
+    int rho S Phi^T Phi, ``D`` = int rho S x H, ``S_y`` = int rho S x Phi^T (eq (20) misses the x),
+    ``K2`` = int EI Phi''^T Phi'', ``Hbar`` = int rho S H, ``Sbar`` = int rho S Phi, ``Rx0`` =
+    int rho S x, ``T3[i,j,k]`` = int rho S H_ij Phi_k, ``T4[i,j,k,l]`` = int rho S H_ij H_kl,
+    ``C`` the modal damping matrix diag(2 zeta omega_i m).
+
+    Axial extension (``na = 0`` is the paper's inextensible beam): ``Psi``,
+    ``dPsi`` (K, na) the axial shapes at the nodes, ``Psi_L`` (na,), ``K_A`` = int EA Psi'^T Psi',
+    ``M_A`` = int rho S Psi^T Psi, ``Psibar`` = int rho S Psi.
+
+    ``basis`` is the basis object the arrays come from (:func:`flexlib.bodies.bases.basis_of`); ``lam``
+    is None for a basis that is not modal, and ``T3``, ``T4`` are empty (first axis of length 0)
+    for a basis too large for the tensor route.
+    """
+    L: float
+    rhoS: float
+    EI: float
+    n: int
+    lam: np.ndarray
+    x: np.ndarray
+    w: np.ndarray
+    Phi: np.ndarray
+    dPhi: np.ndarray
+    ddPhi: np.ndarray
+    H: np.ndarray
+    Phi_L: np.ndarray
+    H_L: np.ndarray
+    m: float
+    J_ob: float
+    M2: np.ndarray
+    D: np.ndarray
+    S_y: np.ndarray
+    K2: np.ndarray
+    Hbar: np.ndarray
+    Sbar: np.ndarray
+    Rx0: float
+    T3: np.ndarray
+    T4: np.ndarray
+    C: np.ndarray
+    na: int = 0
+    EA: float = 0.0
+    Psi: np.ndarray = None
+    dPsi: np.ndarray = None
+    Psi_L: np.ndarray = None
+    K_A: np.ndarray = None
+    M_A: np.ndarray = None
+    Psibar: np.ndarray = None
+    basis: object = None
+
+
+def _gauss(a: float, b: float, k: int):
+    xi, wi = np.polynomial.legendre.leggauss(k)
+    return 0.5 * (b - a) * xi + 0.5 * (b + a), 0.5 * (b - a) * wi
+
+
+def coupling_shape(xs, L: float, n: int, k: int, roots=None, foreshortening: bool = True) -> np.ndarray:
+    """H(x) = int_0^x Phi'(xi)^T Phi'(xi) d xi at each point of ``xs`` (eq (4)).
+
+    A k-point Gauss-Legendre rule mapped to [0, x] for each x (nested rules).
+    Returns zeros when the foreshortening term is switched off.
+    """
+    xs = np.atleast_1d(np.asarray(xs, dtype=float))
+    out = np.zeros((len(xs), n, n))
+    if not foreshortening:
+        return out
+    xi, wi = np.polynomial.legendre.leggauss(k)
+    for j, xj in enumerate(xs):
+        pts = 0.5 * xj * (xi + 1.0)
+        _, d, _ = mode_shapes(pts, L, n, roots)
+        out[j] = (0.5 * xj * wi * d.T) @ d
+    return out
+
+
+class ModalBasis:
+    """The modal basis of the paper: the first ``n`` clamped-free assumed modes of the whole beam
+    (eqs (1)-(2)), integrated with a ``k``-point Gauss-Legendre rule on [0, L].
+
+    The interface every basis offers (:func:`flexlib.bodies.bases.basis_of`): ``name``, ``L``, ``n``
+    (number of coordinates), ``quadrature()`` (nodes and weights on [0, L]), ``shapes(x)``
+    (Phi, Phi', Phi'', each (len(x), n)), ``coupling(x)`` (H(x) of eq (4), zero without
+    foreshortening) and ``lam`` (the roots beta_i L, which give the modal damping)."""
+
+    name = "modal"
+
+    def __init__(self, L: float, n: int, k: int, foreshortening: bool = True):
+        self.L, self.n, self.k = float(L), int(n), int(k)
+        self.foreshortening = bool(foreshortening)
+        self.lam = cantilever_roots(self.n)
+
+    def quadrature(self):
+        return _gauss(0.0, self.L, self.k)
+
+    def shapes(self, x):
+        return mode_shapes(x, self.L, self.n, self.lam)
+
+    def coupling(self, x):
+        return coupling_shape(x, self.L, self.n, self.k, self.lam, self.foreshortening)
+
+
+def modal_integrals(beam: BeamParams, basis=None) -> ModalIntegrals:
+    """Precompute every quadrature array and constant integral of ``beam`` (once per model) in
+    ``basis`` (a basis object of :func:`flexlib.bodies.bases.basis_of`; default: the modal basis, which
+    is the only one this module builds by itself).
+
+    The tensors T3 and T4 are built only for bases of at most :data:`TENSOR_ROUTE_MAX`
+    coordinates (the tensor route); larger bases get empty ones and use the quadrature route.
+    The damping C gives every eigenmode of eig(K2, M2) the damping ratio zeta: for the modal basis
+    the modes are the eigenfunctions and C = diag(2 zeta omega_i rho S L); for any other basis
+    C = M2 V diag(2 zeta omega) V^T M2 with the M2-orthonormal eigenvectors V."""
+    if basis is None:
+        if beam.basis != "modal":
+            raise ValueError(f"modal_integrals builds only the modal basis by itself; for basis "
+                             f"{beam.basis!r} pass flexlib.bodies.bases.basis_of(beam)")
+        basis = ModalBasis(beam.L, beam.n_modes, beam.gauss_points, beam.foreshortening)
+    n, L = basis.n, beam.L
+    rhoS = beam.rho * beam.S
+    EI = beam.E * beam.I
+    x, w = basis.quadrature()
+    Phi, dPhi, ddPhi = basis.shapes(x)
+    H = basis.coupling(x)
+    PhiL = basis.shapes([L])[0][0]
+    H_L = basis.coupling([L])[0]
+    ws = w * rhoS
+    M2 = (ws * Phi.T) @ Phi
+    K2 = EI * (w * ddPhi.T) @ ddPhi
+    D = np.einsum("k,kij->ij", ws * x, H)
+    S_y = (ws * x) @ Phi
+    Hbar = np.einsum("k,kij->ij", ws, H)
+    Sbar = ws @ Phi
+    if n <= TENSOR_ROUTE_MAX:
+        T3 = np.einsum("k,kij,kl->ijl", ws, H, Phi)
+        T4 = np.einsum("k,kij,kml->ijml", ws, H, H)
+    else:
+        T3, T4 = np.zeros((0, n, n)), np.zeros((0, n, n, n))
+    if basis.lam is not None:
+        omega = basis.lam**2 * math.sqrt(EI / (rhoS * L**4))
+        C = np.diag(2.0 * beam.zeta * omega * rhoS * L)
+    elif beam.zeta > 0.0:
+        from scipy.linalg import eigh   # lazily: the simulator does not need SciPy
+        w2, V = eigh(K2, M2)
+        MV = M2 @ V
+        C = (MV * (2.0 * beam.zeta * np.sqrt(np.clip(w2, 0.0, None)))) @ MV.T
+    else:
+        C = np.zeros((n, n))
+    na = int(getattr(beam, "axial_modes", 0))
+    EA = beam.E * beam.S
+    Psi, dPsi = axial_shapes(x, L, na)
+    Psi_L = axial_shapes([L], L, na)[0][0]
+    K_A = EA * (w * dPsi.T) @ dPsi
+    M_A = (ws * Psi.T) @ Psi
+    Psibar = ws @ Psi
+    return ModalIntegrals(
+        L=L, rhoS=rhoS, EI=EI, n=n, lam=basis.lam, x=x, w=w, Phi=Phi, dPhi=dPhi, ddPhi=ddPhi,
+        H=H, Phi_L=PhiL, H_L=H_L, m=rhoS * L, J_ob=float(ws @ x**2), M2=M2, D=D, S_y=S_y, K2=K2,
+        Hbar=Hbar, Sbar=Sbar, Rx0=float(ws @ x), T3=np.ascontiguousarray(T3),
+        T4=np.ascontiguousarray(T4), C=C, na=na, EA=EA, Psi=Psi, dPsi=dPsi, Psi_L=Psi_L, K_A=K_A,
+        M_A=M_A, Psibar=Psibar, basis=basis)

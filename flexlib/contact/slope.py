@@ -1,0 +1,149 @@
+"""Contact with the rigid slope: the tip's gap, slip, their rates and Jacobians.
+
+docs/model.md section 6.  The slope: t = (cos a, sin a), n = (-sin a, cos a), through
+O1 = (X1, 0).  The paper's eq (23) loses the slope offset; here Psi = n . (r_P - r_O1) and
+s = t . (r_P - r_O1), with r_P = W(theta) p_P the tip of the body (:func:`flexlib.bodies.beam.tip_point`).
+Sign convention: the slope pushes the tip with N n + F_t t, N >= 0 in contact; the generalised
+contact force is Psi_q^T N + Gamma_q^T F_t.  The paper's multipliers are lambda_n = -N and
+lambda_tau = -F_t.
+
+:func:`tip_into` is the one statement of the contact kinematics (eqs (23)-(32), (49)-(58)): the
+right-hand side (:mod:`flexlib.solver.kernel`) calls it at every evaluation, the simulator's events
+through :func:`tip_kinematics` and :func:`tip_gap` (the same code, so the FREE-phase gap floor
+and the integrator's CONTACT-ON event see the same gap to the last bit), and the readable API
+through :func:`tip_contact`.  What happens in contact is elsewhere: the velocity jump in
+:mod:`flexlib.contact.jump`, the constraint forces in :mod:`flexlib.contact.constraint`, the penalty force in
+:mod:`flexlib.contact.penalty`, the choice of the state after an impact in :mod:`flexlib.contact.selection`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _jit
+from .._jit import compiled, hot
+from ..bodies.beam import BeamModel, rotate, tip_accel_vp, tip_point, tip_rows_into
+from ..solver.layout import P_L, P_NX, P_NY, P_TX, P_TY, P_X1, P_Y1, pack_params
+from ..solver.linalg import dot_at
+from ..params import SlopeParams
+
+__all__ = ["Slope", "TipContact", "tip_contact", "tip_into", "tip_kinematics", "tip_gap"]
+
+
+@hot
+def slope_in_beam_frame(th, nx, ny, tx, ty):
+    """cos th, sin th and the slope normal n and tangent t in the beam frame:
+    (c, s, n_fx, n_fy, t_fx, t_fy) with n_f = W^T n, t_f = W^T t (W the rotation by th)."""
+    c = math.cos(th)
+    s_ = math.sin(th)
+    return c, s_, c * nx + s_ * ny, -s_ * nx + c * ny, c * tx + s_ * ty, -s_ * tx + c * ty
+
+
+@hot
+def tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
+    """Tip contact kinematics at (q, q') : returns (gap, s, v_n, v_t, gamma_n,
+    gamma_t) and writes H_L B into ``HLB`` and the Jacobian rows Psi_q, Gamma_q into ``Pq``,
+    ``Gq``.  gamma_n = -n . a_vp and gamma_t = -t . a_vp (eqs (32), (58)) are computed only if
+    ``accel`` (they are NaN otherwise: a flight phase does not need them).  The tip point and
+    its rate are those of :func:`tip_point`."""
+    n = Phi_L.shape[0]
+    L = par[P_L]
+    nx, ny, tx, ty = par[P_NX], par[P_NY], par[P_TX], par[P_TY]
+    th = q[0]
+    thd = qd[0]
+    px, py, pdx, pdy = tip_point(q, qd, L, Phi_L, H_L, Psi_L, HLB, accel)
+    c, s_, nfx, nfy, tfx, tfy = slope_in_beam_frame(th, nx, ny, tx, ty)
+    rx, ry = rotate(c, s_, px, py)
+    dx = rx - par[P_X1]
+    dyy = ry - par[P_Y1]
+    tip_rows_into(nfx, nfy, tfx, tfy, px, py, HLB, Phi_L, Psi_L, Pq, Gq)
+    gam_n = np.nan
+    gam_t = np.nan
+    if accel:
+        ax, ay = tip_accel_vp(thd, px, py, pdx, pdy, H_L, qd, n)
+        gam_n = -(nfx * ax + nfy * ay)
+        gam_t = -(tfx * ax + tfy * ay)
+    return (nx * dx + ny * dyy, tx * dx + ty * dyy, dot_at(Pq, qd, 0), dot_at(Gq, qd, 0),
+            gam_n, gam_t)
+
+
+@compiled
+def tip_kinematics(q, qd, par, arrs):
+    """Tip contact kinematics at (q, q'): (gap, s, v_n, v_t, Psi_q, Gamma_q, gamma_n, gamma_t).
+
+    gap = Psi [m], s [m], v_n = Psi', v_t = s' [m/s], the Jacobian rows Psi_q, Gamma_q (nd,) and
+    gamma_n = -n . a_vp, gamma_t = -t . a_vp [m/s^2] (eqs (32), (58)); ``par`` and ``arrs`` as
+    :func:`flexlib.solver.kernel.phase_eval` (only the tip values Phi_L, H_L, Psi_L are read).
+    The same code as the right-hand side's (:func:`tip_into`), so the FREE-phase gap floor and
+    the integrator's CONTACT-ON event see the same gap to the last bit."""
+    nd = q.shape[0]
+    Pq = np.empty(nd)
+    Gq = np.empty(nd)
+    g, s, v_n, v_t, gam_n, gam_t = tip_into(q, qd, par, arrs.Phi_L, arrs.H_L, arrs.Psi_L,
+                                             np.empty(arrs.Phi_L.shape[0]), Pq, Gq, True)
+    return g, s, v_n, v_t, Pq, Gq, gam_n, gam_t
+
+
+@compiled
+def tip_gap(q, qd, par, arrs):
+    """The gap of :func:`tip_kinematics` alone [m] (the same code, so the same bits)."""
+    nd = q.shape[0]
+    return tip_into(q, qd, par, arrs.Phi_L, arrs.H_L, arrs.Psi_L, np.empty(arrs.Phi_L.shape[0]),
+                     np.empty(nd), np.empty(nd), False)[0]
+
+
+@dataclass(frozen=True)
+class Slope:
+    """Unit tangent t, outward normal n and origin r_O1 of the slope."""
+    t: np.ndarray
+    n: np.ndarray
+    origin: np.ndarray
+    params: SlopeParams
+
+    @classmethod
+    def from_params(cls, p: SlopeParams) -> "Slope":
+        a = p.alpha
+        return cls(t=np.array([math.cos(a), math.sin(a)]), n=np.array([-math.sin(a), math.cos(a)]),
+                   origin=np.array([p.X1, 0.0]), params=p)
+
+    def gap_of_points(self, r) -> np.ndarray:
+        """n . (r - r_O1) for points r (..., 2): > 0 above the slope, m."""
+        return (np.asarray(r) - self.origin) @ self.n
+
+    def kernel_params(self, L: float) -> np.ndarray:
+        """The kernel's parameter vector with the slope and the beam length L [m] set (what
+        :func:`tip_kinematics` reads)."""
+        (nx, ny), (tx, ty), (X1, Y1) = self.n, self.t, self.origin
+        return pack_params(L=L, nx=nx, ny=ny, tx=tx, ty=ty, X1=X1, Y1=Y1)
+
+
+@dataclass
+class TipContact:
+    """Contact kinematics of the tip at one state (eqs (23)-(32), (49)-(58)).
+
+    gap = Psi [m], s [m], v_n = Psi' and v_t = s' [m/s], Psi_q and Gamma_q (nd,) rows,
+    gamma_n = -n . a_vp and gamma_t = -t . a_vp [m/s^2] (eqs (32), (58))."""
+    gap: float
+    s: float
+    v_n: float
+    v_t: float
+    Psi_q: np.ndarray
+    Gamma_q: np.ndarray
+    gamma_n: float
+    gamma_t: float
+
+
+def tip_contact(beam: BeamModel, slope: Slope, q, qd) -> TipContact:
+    """Gap, tangential coordinate, their rates, Jacobians and velocity-product terms of the tip
+    (eqs (23)-(32), (49)-(58)), by the simulator's compiled code."""
+    c = np.ascontiguousarray
+    g, s, v_n, v_t, Pq, Gq, gn, gt = tip_kinematics(
+        c(q, dtype=float), c(qd, dtype=float), slope.kernel_params(beam.mi.L),
+        beam.kernel_arrays())
+    return TipContact(gap=float(g), s=float(s), v_n=float(v_n), v_t=float(v_t), Psi_q=Pq,
+                      Gamma_q=Gq, gamma_n=float(gn), gamma_t=float(gt))
+
+
+_jit.flush_module(__name__)

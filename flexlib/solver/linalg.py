@@ -1,0 +1,153 @@
+"""Small dense linear algebra for the compiled physics, written as loops that allocate nothing.
+
+The compiled physics calls these on arrays of a few entries (nd = 1 + N + Na <= ~10): Gaussian
+elimination with partial pivoting in place (:func:`solve_into`; :func:`solve` is the allocating
+form), and dot products and quadratic forms over a slice of the state vector (:func:`dot_at`,
+:func:`mv_at`, :func:`quad_at`, :func:`quad_flat`) without making the slice.  At this size such
+loops are faster than BLAS calls (no dispatch, no temporaries), and their order of summation is
+fixed, so the runs are reproducible to the bit.
+"""
+from __future__ import annotations
+
+from .. import _jit
+from .._jit import compiled, hot
+
+__all__ = ["solve_into", "solve_rank_into", "solve", "dot_at", "mv_at", "quad_at", "quad_flat"]
+
+
+@hot
+def solve_into(M, X, m):
+    """Gaussian elimination with partial pivoting, in place: ``M`` (n x n) is destroyed and the
+    first ``m`` columns of ``X`` (n x >= m) are overwritten with M^-1 X."""
+    n = M.shape[0]
+    for k in range(n):
+        p = k
+        for i in range(k + 1, n):
+            if abs(M[i, k]) > abs(M[p, k]):
+                p = i
+        if p != k:
+            for j in range(n):
+                M[k, j], M[p, j] = M[p, j], M[k, j]
+            for j in range(m):
+                X[k, j], X[p, j] = X[p, j], X[k, j]
+        for i in range(k + 1, n):
+            f = M[i, k] / M[k, k]
+            for j in range(k, n):
+                M[i, j] -= f * M[k, j]
+            for j in range(m):
+                X[i, j] -= f * X[k, j]
+    for k in range(n - 1, -1, -1):
+        for j in range(m):
+            v = X[k, j]
+            for i in range(k + 1, n):
+                v -= M[k, i] * X[i, j]
+            X[k, j] = v / M[k, k]
+
+
+@hot
+def solve_rank_into(A, x, perm, tol):
+    """A x = b for a square ``A`` that may be singular (redundant constraints), in place:
+    Gaussian elimination with complete pivoting; ``x`` holds b and then a basic solution, the
+    unknowns of the pivots below ``tol`` times the largest one set to 0 (``perm``: int work array
+    >= n).  Returns the rank found."""
+    n = A.shape[0]
+    for i in range(n):
+        perm[i] = i
+    big = 0.0
+    rank = n
+    for k in range(n):
+        p, r = k, k
+        amax = 0.0
+        for i in range(k, n):
+            for j in range(k, n):
+                if abs(A[i, j]) > amax:
+                    amax, p, r = abs(A[i, j]), i, j
+        if k == 0:
+            big = amax
+        if amax <= tol * big or amax == 0.0:
+            rank = k
+            break
+        if p != k:
+            for j in range(n):
+                A[k, j], A[p, j] = A[p, j], A[k, j]
+            x[k], x[p] = x[p], x[k]
+        if r != k:
+            for i in range(n):
+                A[i, k], A[i, r] = A[i, r], A[i, k]
+            perm[k], perm[r] = perm[r], perm[k]
+        for i in range(k + 1, n):
+            f = A[i, k] / A[k, k]
+            for j in range(k, n):
+                A[i, j] -= f * A[k, j]
+            x[i] -= f * x[k]
+    for k in range(rank, n):
+        x[k] = 0.0
+    for k in range(rank - 1, -1, -1):
+        v = x[k]
+        for i in range(k + 1, rank):
+            v -= A[k, i] * x[i]
+        x[k] = v / A[k, k]
+    for k in range(n):             # undo the column permutation: unknown perm[k] is x[k]
+        A[0, k] = x[k]
+    for k in range(n):
+        x[perm[k]] = A[0, k]
+    return rank
+
+
+@compiled
+def solve(A, b):
+    """Gaussian elimination with partial pivoting; b 1-D or 2-D (A and b are not changed)."""
+    n = A.shape[0]
+    M = A.copy()
+    if b.ndim == 1:
+        X = b.copy().reshape(n, 1)
+    else:
+        X = b.copy()
+    solve_into(M, X, X.shape[1])
+    return X
+
+
+@hot
+def dot_at(a, y, off):
+    """sum_i a[i] y[off + i] (a dot product with a slice of y, without the slice)."""
+    acc = 0.0
+    for i in range(a.shape[0]):
+        acc += a[i] * y[off + i]
+    return acc
+
+
+@hot
+def mv_at(A, y, off, n, dst):
+    """dst[:m] = A[:, :n] y[off:off+n] (m = A.shape[0])."""
+    for i in range(A.shape[0]):
+        acc = 0.0
+        for j in range(n):
+            acc += A[i, j] * y[off + j]
+        dst[i] = acc
+
+
+@hot
+def quad_at(A, y, off, n):
+    """x^T A x with x = y[off:off+n] (summed row by row: sum_i x_i (sum_j A_ij x_j))."""
+    acc = 0.0
+    for i in range(n):
+        r = 0.0
+        for j in range(n):
+            r += A[i, j] * y[off + j]
+        acc += y[off + i] * r
+    return acc
+
+
+@hot
+def quad_flat(A, y, off, n):
+    """x^T A x with x = y[off:off+n], summed term by term in row-major order, (x_i A_ij) x_j:
+    the order of ``np.einsum("i,ij,j->", x, A, x)`` (the energies' quadratic forms keep the
+    bits they had when the histories computed them with einsum)."""
+    acc = 0.0
+    for i in range(n):
+        for j in range(n):
+            acc += y[off + i] * A[i, j] * y[off + j]
+    return acc
+
+
+_jit.flush_module(__name__)

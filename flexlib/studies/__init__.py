@@ -1,0 +1,1 @@
+"""Studies built on runs: parameter sweeps, the paper's claims and figures, accuracy against cost, peers."""
