@@ -12,8 +12,10 @@ function of (v, z, dir, p), p its own parameters in the order it names them; a
 their parameter values.  flexlib compiles the function once and numba keeps it on disk beside
 this file, so a second run loads it; the system's compiled code is the same for every law.
 
-The two laws below it re-implement Coulomb and the modified Coulomb law of the built-in models
-``hybrid_coulomb`` and ``continuous_coulomb`` (the tests check that they give the same runs).
+The laws below it re-implement LuGre, Coulomb and the modified Coulomb law of the built-in models
+``lugre``, ``hybrid_coulomb`` and ``continuous_coulomb`` (the tests check that they give the
+same runs).  LuGre integrates a state z (``has_bristles``); at an impact a point starts at the
+law's steady sliding, the z with z' = 0, which flexlib finds from the law itself.
 
     python examples/custom_friction_system.py [t_end]
 """
@@ -31,6 +33,15 @@ def stribeck_viscous(v, z, dirn, p):
     mu_d, mu_s, v_s, sigma2, v_reg = p[0], p[1], p[2], p[3], p[4]
     s = dirn if dirn != 0.0 else math.tanh(v / v_reg)
     return 0.0, s * (mu_d + (mu_s - mu_d) * math.exp(-(v / v_s) ** 2)) + sigma2 * v
+
+
+def lugre(v, z, dirn, p):
+    """LuGre in coefficient form (the built-in unified LuGre law), with its bristle state z;
+    p = (mu_d, mu_s, v_s, sigma0, sigma1, sigma2)."""
+    mu_d, mu_s, v_s, sigma0, sigma1, sigma2 = p[0], p[1], p[2], p[3], p[4], p[5]
+    g = mu_d + (mu_s - mu_d) * math.exp(-(v / v_s) ** 2)
+    zd = v - sigma0 * abs(v) * z / g
+    return zd, sigma0 * z + sigma1 * zd + sigma2 * v
 
 
 def coulomb(v, z, dirn, p):
@@ -56,6 +67,10 @@ STRIBECK = FrictionLaw("stribeck_viscous", stribeck_viscous,
 COULOMB = FrictionLaw("coulomb_again", coulomb, params={"mu_d": (0.0, 10.0)}, stick_limit="mu_d")
 MODIFIED_COULOMB = FrictionLaw("modified_coulomb_again", modified_coulomb,
                                params={"mu_d": (0.0, 10.0), "v0": (0.0, INF), "v1": (0.0, INF)})
+LUGRE = FrictionLaw("lugre_again", lugre,
+                    params={"mu_d": (0.0, 10.0), "mu_s": (0.0, 10.0), "v_s": (1e-9, INF),
+                            "sigma0": (1e-9, INF), "sigma1": (0.0, INF), "sigma2": (0.0, INF)},
+                    has_bristles=True)
 STRIBECK_VALUES = dict(mu_d=0.3, mu_s=0.4, v_s=0.05, sigma2=0.05, v_reg=1e-3)
 
 

@@ -15,6 +15,9 @@ model                      method          friction              stick/slip
 ``continuous_coulomb``     penalty         modified Coulomb      no
 ``continuous_lugre``       penalty         LuGre                 no
 =========================  ==============  ====================  ===========
+
+A slipping ``hybrid_lugre`` point does not watch its slip velocity for a stop (the LuGre force
+has no slip direction): it sticks only when an impact or another point's event finds it at rest.
 """
 from __future__ import annotations
 

@@ -337,14 +337,20 @@ class SystemSimulator:
         sliding for its tangential velocity after the jump, z = sgn(v_t) g(v_t) / sigma0 (they
         reach it within g / (sigma0 |v_t|) ~ 10 us; starting from z = 0 instead gives a friction
         ratio sigma1 v_t, e.g. 33 at 0.33 m/s with sigma1 = 100 s/m, and no consistent contact
-        force: a Painleve point that the bristle model, not the mechanics, creates)."""
+        force: a Painleve point that the bristle model, not the mechanics, creates).  A law from
+        outside the package that integrates a state z starts at its own steady sliding, the z
+        with z' = 0 (:meth:`~flexlib.multibody.laws.FrictionLaw.steady_state`)."""
         _, out = self.evaluate(t, y, disc)
         for c in pts:
             law = self.laws[c]
+            v_t = self.contact_values(out, c)["v_t"]
             if law.friction == "lugre":
-                v_t = self.contact_values(out, c)["v_t"]
                 y[2 * self.nq + c] = lugre_steady_state(v_t, law.mu_d, law.mu_s, law.v_s,
                                                         law.sigma0, law.sigma2)[0]
+            elif law.custom is not None:
+                z = law.custom.steady_state(v_t, law.friction_params)
+                if z is not None:
+                    y[2 * self.nq + c] = z
 
     def _candidates(self, c, v):
         law = self.laws[c]

@@ -24,6 +24,8 @@ __all__ = ["model_of", "is_rigid", "curve_style", "point_colors", "deflection", 
 
 # the frictionless Hertz contact of the multibody cases (not a single-beam model)
 CONTINUOUS_STYLE = dict(color="#E69F00", ls="-", lw=1.8, label="continuous (Hertz)")
+# a friction law from outside the package (flexlib.multibody.FrictionLaw), labelled by its name
+CUSTOM_STYLE = dict(color="#882255", ls=(0, (5, 2)), lw=1.8)
 _POINT_CMAP = "viridis"
 _NOTE = 8
 
@@ -31,12 +33,15 @@ _NOTE = 8
 # ---------------------------------------------------------------------------- which model
 def model_of(result) -> str:
     """The contact model id of a run, read from its first contact point's laws (``free`` if it
-    has none): ``continuous``, ``continuous_coulomb``, ``frictionless``, ``hybrid_coulomb``, ..."""
+    has none): ``continuous``, ``continuous_coulomb``, ``frictionless``, ``hybrid_coulomb``, ...,
+    or ``custom`` for a friction law from outside the package."""
     from ..multibody.models import MODELS
     contacts = result.system.contacts
     if not contacts:
         return "free"
     laws = contacts[0].laws
+    if laws.custom is not None:
+        return "custom"
     for name, spec in MODELS.items():
         if spec is not None and spec == (laws.method, laws.friction, laws.can_stick):
             return name
@@ -51,9 +56,14 @@ def is_rigid(result) -> bool:
 
 def curve_style(label: str, result) -> dict:
     """Matplotlib keywords of a run's curves: its model's colour and dashes, thin and dotted if
-    the run is rigid; the legend text is ``label``."""
+    the run is rigid; the legend text is ``label`` (for a law from outside the package, its name
+    if ``label`` is empty)."""
     m = model_of(result)
-    st = dict(CONTINUOUS_STYLE) if m == "continuous" else dict(models.get(m).style())
+    if m == "custom":
+        st = dict(CUSTOM_STYLE, label=label or result.system.contacts[0].laws.custom.name)
+        label = st["label"]
+    else:
+        st = dict(CONTINUOUS_STYLE) if m == "continuous" else dict(models.get(m).style())
     for k in ("marker", "ms", "mfc", "mew", "markevery"):
         st.pop(k, None)                     # the markers' spacing is meant for long single-beam runs
     if is_rigid(result):
