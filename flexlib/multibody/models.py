@@ -16,8 +16,8 @@ model                      method          friction              stick/slip
 ``continuous_lugre``       penalty         LuGre                 no
 =========================  ==============  ====================  ===========
 
-A slipping ``hybrid_lugre`` point does not watch its slip velocity for a stop (the LuGre force
-has no slip direction): it sticks only when an impact or another point's event finds it at rest.
+A slipping ``hybrid_lugre`` point watches its slip velocity for a stop, as a Coulomb point does
+(once it slides faster than Dv), and sticks there if sticking is consistent.
 """
 from __future__ import annotations
 

@@ -184,6 +184,23 @@ class SystemSimulator:
                 eoff[K.NEK * c + K.EV_N] = -N_FLOOR         # a redundant point carrying nothing
         return eoff, t_stop
 
+    def _watch_slip_stop(self, t, y, disc, active):
+        """A slipping point of a hybrid law without a slip direction (LuGre) is watched for its
+        slip velocity crossing zero, as a Coulomb point is, once it slides faster than Dv (a
+        point that starts slipping at rest is not: its stop would fire at once); its direction
+        in ``disc`` is set to that of the motion, which the event function dir * v_t needs."""
+        watched = [c for c, law in enumerate(self.laws)
+                   if law.method == "constraint" and law.sticks and not law.uses_direction
+                   and int(disc[4 * c]) == SLIP]
+        if not watched:
+            return
+        _, out = self.evaluate(t, y, disc)
+        for c in watched:
+            v_t = self.contact_values(out, c)["v_t"]
+            if abs(v_t) > self.laws[c].Dv:
+                active[K.NEK * c + K.EV_SLIP] = True
+                disc[4 * c + K.D_DIR] = math.copysign(1.0, v_t)
+
     def _phase(self, t, y, disc):
         active, direction = self._events(disc)
         s = self.solver
@@ -191,6 +208,7 @@ class SystemSimulator:
         max_step = s.max_step_contact if closed else s.max_step_free
         atol = np.full(len(y), s.atol)
         eoff, t_stop = self._offsets(t, y, disc)
+        self._watch_slip_stop(t, y, disc, active)
         res = self._integrate(float(t), y, float(t_stop), 0, 0, 0, disc, self.S,
                               max(s.rtol, 1e-13), atol, float(max_step), 0.0, active, direction,
                               np.zeros(4), eoff, int(s.max_steps_phase), True)
@@ -287,7 +305,8 @@ class SystemSimulator:
                 # an event that changes nothing would fire again at once: the point whose event
                 # fired leaves its mode if any consistent alternative exists
                 stay = {c: int(disc[4 * c]) for c, m in prefer.items()
-                        if m is not None and int(new[4 * c]) == int(disc[4 * c]) != FREE}
+                        if m is not None and int(new[4 * c]) == int(disc[4 * c]) != FREE
+                        and not (m == STICK and not self.laws[c].uses_direction)}
                 if stay:
                     try:
                         new = self._select(t, y, disc, log, out, prefer, exclude=stay)
@@ -358,7 +377,10 @@ class SystemSimulator:
             return [(CONTACT, 0.0), (FREE, 0.0)]
         vt = v["v_t"]
         if abs(vt) <= law.Dv:
-            return [(STICK, 0.0), (SLIP, 1.0), (SLIP, -1.0), (FREE, 0.0)]
+            # at rest a law without a slip direction (LuGre) has one slip candidate, whose
+            # force does not depend on a direction: it is taken when sticking is not consistent
+            slips = [(SLIP, 1.0), (SLIP, -1.0)] if law.uses_direction else [(SLIP, 0.0)]
+            return [(STICK, 0.0), *slips, (FREE, 0.0)]
         return [(SLIP, math.copysign(1.0, vt)), (FREE, 0.0)]
 
     def _held_by_tolerance(self, combo, pts, vals, out):

@@ -9,6 +9,8 @@ fixed, so the runs are reproducible to the bit.
 """
 from __future__ import annotations
 
+import math
+
 from .. import _jit
 from .._jit import compiled, hot
 
@@ -18,13 +20,20 @@ __all__ = ["solve_into", "solve_rank_into", "solve", "dot_at", "mv_at", "quad_at
 @hot
 def solve_into(M, X, m):
     """Gaussian elimination with partial pivoting, in place: ``M`` (n x n) is destroyed and the
-    first ``m`` columns of ``X`` (n x >= m) are overwritten with M^-1 X."""
+    first ``m`` columns of ``X`` (n x >= m) are overwritten with M^-1 X.  A zero pivot (a
+    singular M, or the overflowed state of a trial step far too long) gives NaN, not a
+    division error: the integrator then rejects the step and shortens it."""
     n = M.shape[0]
     for k in range(n):
         p = k
         for i in range(k + 1, n):
             if abs(M[i, k]) > abs(M[p, k]):
                 p = i
+        if M[p, k] == 0.0:
+            for i in range(n):
+                for j in range(m):
+                    X[i, j] = math.nan
+            return
         if p != k:
             for j in range(n):
                 M[k, j], M[p, j] = M[p, j], M[k, j]
