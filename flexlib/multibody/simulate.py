@@ -162,7 +162,7 @@ class SystemSimulator:
                 active[e0 + K.EV_SLIP] = mode == SLIP and law.uses_direction
         return active, direction
 
-    def _offsets(self, t, y, disc):
+    def _offsets(self, t, out, disc):
         """Event offsets and the phase's end: a free point that starts the phase at zero gap
         (resting on, or just leaving, its obstacle) is watched for a gap GAP_FLOOR below its
         present one, so that the phase does not start on its event surface and the constraint
@@ -172,7 +172,6 @@ class SystemSimulator:
         bounces and comes back lands on time, not GAP_FLOOR deep.  Returns (offsets, end)."""
         eoff = np.zeros(K.NEV)
         t_stop = self.t_end
-        _, out = self.evaluate(t, y, disc)
         for c, law in enumerate(self.laws):
             v = self.contact_values(out, c)
             if law.method == "constraint" and int(disc[4 * c]) == FREE:
@@ -184,20 +183,17 @@ class SystemSimulator:
                 eoff[K.NEK * c + K.EV_N] = -N_FLOOR         # a redundant point carrying nothing
         return eoff, t_stop
 
-    def _watch_slip_stop(self, t, y, disc, active):
+    def _watch_slip_stop(self, out, disc, active):
         """A slipping point of a hybrid law without a slip direction (LuGre) is watched for its
         slip velocity crossing zero, as a Coulomb point is, once it slides faster than Dv (a
         point that starts slipping at rest is not: its stop would fire at once); its direction
         in ``disc`` is set to that of the motion, which the event function dir * v_t needs."""
-        watched = [c for c, law in enumerate(self.laws)
-                   if law.method == "constraint" and law.sticks and not law.uses_direction
-                   and int(disc[4 * c]) == SLIP]
-        if not watched:
-            return
-        _, out = self.evaluate(t, y, disc)
-        for c in watched:
+        for c, law in enumerate(self.laws):
+            if not (law.method == "constraint" and law.sticks and not law.uses_direction
+                    and int(disc[4 * c]) == SLIP):
+                continue
             v_t = self.contact_values(out, c)["v_t"]
-            if abs(v_t) > self.laws[c].Dv:
+            if abs(v_t) > law.Dv:
                 active[K.NEK * c + K.EV_SLIP] = True
                 disc[4 * c + K.D_DIR] = math.copysign(1.0, v_t)
 
@@ -207,8 +203,9 @@ class SystemSimulator:
         closed = any(int(disc[4 * c]) != FREE for c in range(self.nc))
         max_step = s.max_step_contact if closed else s.max_step_free
         atol = np.full(len(y), s.atol)
-        eoff, t_stop = self._offsets(t, y, disc)
-        self._watch_slip_stop(t, y, disc, active)
+        _, out = self.evaluate(t, y, disc)         # the phase's start, read by both
+        eoff, t_stop = self._offsets(t, out, disc)
+        self._watch_slip_stop(out, disc, active)
         res = self._integrate(float(t), y, float(t_stop), 0, 0, 0, disc, self.S,
                               max(s.rtol, 1e-13), atol, float(max_step), 0.0, active, direction,
                               np.zeros(4), eoff, int(s.max_steps_phase), True)
