@@ -191,7 +191,7 @@ for n in N_MODES:
                               f"{str(p.status.sel(model=m).values):>8}" for m in modes.model.values))
 """),
     md(r"""
-The peak force is not converged in $N$ (the README's findings say the same); the energy lost moves
+The peak force is not converged in $N$ (docs/findings.md says the same); the energy lost moves
 less from N = 4 on.
 
 ## Saving

@@ -6,7 +6,7 @@
 * the committed results (benchmarks/results/accuracy.csv and .json) are well formed, and every
   verdict in the JSON (1 % table, self-convergence, peak-force convergence) is what the CSV's
   numbers give;
-* the numbers README.md and benchmarks/README.md quote are those of the results;
+* the numbers docs/findings.md and benchmarks/README.md quote are those of the results;
 * (slow) a few rows of the CSV are made again and agree with a fresh run.
 """
 import copy
@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from findings_text import finding
 from flexlib.studies import accuracy as acc
 
 pd = pytest.importorskip("pandas")
@@ -140,17 +141,13 @@ def test_verdicts_agree_with_the_numbers(stored):
             assert v["converged"] == (abs(b - a) / abs(b) <= s["tolerance"])
 
 
-def _readme_findings():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index("- **How many coordinates each quantity needs")
-    return " ".join(text[start:text.index("\n- **", start + 1)].split())
 
 
-def test_readmes_quote_the_results(stored):
+def test_the_findings_and_benchmarks_quote_the_results(stored):
     df, s = stored
     table = acc.markdown_table(s)
     assert table in (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
-    findings = _readme_findings()
+    findings = finding("How many coordinates each quantity needs")
     for phrase in acc.findings_numbers(s):
         assert phrase in findings, phrase
     # the costs and the self-convergence in theta it quotes
@@ -285,14 +282,12 @@ def test_the_double_pendulum_study():
     assert set(s["quantities"]) == set(study.quantities)
 
 
-def test_the_readme_quotes_the_double_pendulum_study():
-    """The README's double-pendulum finding quotes the committed study's numbers."""
+def test_the_findings_quote_the_double_pendulum_study():
+    """docs/findings.md's double-pendulum finding quotes the committed study's numbers."""
     study = acc.DOUBLE_PENDULUM
     df = acc.load_table(study=study)
     s = json.loads(study.summary_json.read_text())
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index("- **The double pendulum's first contact, against the basis**")
-    found = " ".join(text[start:text.index("\n- **", start + 1)].split())
+    found = finding("The double pendulum's first contact, against the basis")
     ref = s["reference"]
     err = acc.errors(df, ref["label"], study)
     row = df.set_index(["label", "tight"])

@@ -376,19 +376,21 @@ def _ids(text):
     return [s.strip() for s in text.split(",")]
 
 
-def test_readme_claims_finding_matches_claims_json():
-    """The README's claims bullet quotes the verdicts of figures/data/claims.json."""
+def test_findings_claims_match_claims_json():
+    """docs/findings.md's claims finding quotes the verdicts of figures/data/claims.json."""
     import json
     import re
     from pathlib import Path
+
+    from findings_text import finding
     root = Path(__file__).resolve().parents[1]
     claims = json.loads((root / "figures" / "data" / "claims.json").read_text())
     by = {}
     for c in claims:
         by.setdefault(c["verdict"], []).append(c["id"])
     weak = [c["id"] for c in claims if c["robust"] != "robust"]
-    text = " ".join((root / "README.md").read_text().split())
-    bullet = text[text.index("**Claims.**"):text.index("**How the claims are measured")]
+    text = finding("The paper's claims")
+    bullet = text[text.index("**Claims.**"):text.index("- C1 ")]
     m = re.search(r"(\d+) of the 25 hold \(([^)]*)\); (\d+) of them are marked \"not robust\" \(([^)]*)\)", bullet)
     assert m, bullet
     assert int(m[1]) == len(by[cl.HOLDS]) and _ids(m[2]) == by[cl.HOLDS]

@@ -106,3 +106,32 @@ def test_every_dependency_is_pinned_in_constraints():
     if PROJECT in pins:
         problems.append(f"  {PROJECT}: the project itself must not be pinned in constraints.txt")
     assert not problems, "constraints.txt is incomplete:\n" + "\n".join(problems)
+
+
+# Dependencies come from PyPI through pyproject.toml and constraints.txt, never from a file in the
+# repository: a tracked wheel or archive is a copy nobody updates, and bloats every clone.
+ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".zip")
+
+
+def tracked_archives(paths):
+    """The paths among ``paths`` that name a wheel or an archive."""
+    return [p for p in paths if p.lower().endswith(ARCHIVE_SUFFIXES)]
+
+
+def test_tracked_archives_recognises_wheels_and_archives():
+    paths = ["pyflakes-4.1.0-py2.py3-none-any.whl", "dist/flexlib-0.1.0.tar.gz", "data/x.ZIP",
+             "a.tgz", "figures/fig04_theta.png", "notes.tar", "README.md"]
+    assert tracked_archives(paths) == paths[:4]
+
+
+def test_no_wheel_or_archive_is_tracked():
+    import shutil
+    import subprocess
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True)
+    if out.returncode != 0:
+        pytest.skip(f"not a git checkout: {out.stderr.strip()}")
+    found = tracked_archives(out.stdout.split("\0"))
+    assert not found, ("wheels or archives are tracked (install dependencies from PyPI via "
+                       f"pyproject.toml and constraints.txt instead; git rm them): {found}")
