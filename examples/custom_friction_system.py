@@ -14,8 +14,8 @@ this file, so a second run loads it; the system's compiled code is the same for 
 
 The laws below it re-implement LuGre, Coulomb and the modified Coulomb law of the built-in models
 ``lugre``, ``hybrid_coulomb`` and ``continuous_coulomb`` (the tests check that they give the
-same runs).  LuGre integrates a state z (``has_bristles``); at an impact a point starts at the
-law's steady sliding, the z with z' = 0, which flexlib finds from the law itself.
+same runs).  LuGre integrates a state z (``has_bristles``); every contact starts with the
+bristles at rest, z = 0, as the paper's LuGre does.
 
     python examples/custom_friction_system.py [t_end]
 """
@@ -74,10 +74,13 @@ LUGRE = FrictionLaw("lugre_again", lugre,
 STRIBECK_VALUES = dict(mu_d=0.3, mu_s=0.4, v_s=0.05, sigma2=0.05, v_reg=1e-3)
 
 
-def run(model, law=None, values=None, t_end=0.3, **params):
-    """The falling beam (tilted: one end lands first and slides) with ``model``'s contact method
-    and, if given, ``law`` with its parameter ``values`` at both contact points."""
-    system, solver = build("falling-beam", model, theta0=0.2, **params)
+def run(model, law=None, values=None, t_end=0.3, case="falling-beam", **params):
+    """The falling beam (tilted: one end lands first and slides), or another ``case``, with
+    ``model``'s contact method and, if given, ``law`` with its parameter ``values`` at every
+    contact point."""
+    if case == "falling-beam":
+        params.setdefault("theta0", 0.2)
+    system, solver = build(case, model, **params)
     if law is not None:
         laws = dataclasses.replace(system.contacts[0].laws, friction=law, friction_params=values,
                                    can_stick=law.can_stick and model.startswith("hybrid"))

@@ -299,6 +299,12 @@ def test_rigid_double_pendulum_peak_stop_force_is_the_reference():
 
 # ====================================================================== 6. falling rigid beam
 ROD = ref.falling_rod_case()
+# A free point is taken to land when it is the re-contact tolerance DELTA below its obstacle; the
+# Baumgarte constraint (beta = 1000 1/s, chi = 10 1/s) then lifts it back with speeds up to about
+# beta DELTA and a force up to about m beta^2 DELTA on top of the weight.
+DELTA, BETA = 1e-12, 1000.0
+REST_SPEED = 2.0 * BETA * DELTA
+REST_FORCE = 2.0 * ROD.m * BETA ** 2 * DELTA
 
 
 def _rigid_drop(e=0.0, **params):
@@ -306,16 +312,20 @@ def _rigid_drop(e=0.0, **params):
 
 
 def test_flat_rigid_drop_lands_on_both_ends_and_rests():
-    """Flat, e = 0: both ends land at sqrt(2 h0/g) with m v-/2 each, then rest on both."""
+    """Flat, e = 0: both ends land at sqrt(2 h0/g) with m v-/2 each, then rest on both.  A
+    free point is taken to land when it is the re-contact tolerance delta (1e-12 m) below its
+    obstacle, so the drop is h0 + delta."""
     r = _rigid_drop(t_end=0.3)
-    t_land = math.sqrt(2 * 0.1 / G0)
+    t_land = math.sqrt(2 * (0.1 + 1e-12) / G0)
     (j,) = r.log.jumps
     assert j.t == pytest.approx(t_land, abs=1e-12)
     assert j.points == ["P1", "P2"]
     np.testing.assert_allclose(j.impulses, 0.5 * ROD.m * G0 * t_land, rtol=1e-12)
     h = r.history([0.2, 0.3])
-    assert np.abs(h["beam.R_dot"]).max() <= 1e-12 and np.abs(h["beam.theta_dot"]).max() <= 1e-12
-    np.testing.assert_allclose(h["P1.N"] + h["P2.N"], ROD.m * G0, rtol=1e-10)
+    # at rest up to the Baumgarte recovery of the landing depth delta: speeds ~ beta delta
+    assert np.abs(h["beam.R_dot"]).max() <= REST_SPEED
+    assert np.abs(h["beam.theta_dot"]).max() <= REST_SPEED / ROD.L
+    np.testing.assert_allclose(h["P1.N"] + h["P2.N"], ROD.m * G0, rtol=0, atol=REST_FORCE)
 
 
 @pytest.mark.parametrize("model", ["hybrid_coulomb", "hybrid_lugre"])
@@ -326,13 +336,14 @@ def test_flat_rigid_drop_with_friction_rests_without_chattering(model):
     held at its friction limit by the other, and the rod chattered: 162 jumps in 0.4 s.)"""
     r = simulate("falling-beam", model=model, n_modes=0, h0=0.1, t_end=0.4)
     (j,) = r.log.jumps
-    assert j.t == pytest.approx(math.sqrt(2 * 0.1 / G0), abs=1e-12)
+    assert j.t == pytest.approx(math.sqrt(2 * (0.1 + DELTA) / G0), abs=1e-12)
     assert len(r.log.phases) == 2
     h = r.history(np.linspace(0.15, 0.4, 6))
     assert set(h["P1.mode"]) == set(h["P2.mode"]) == {K.STICK}
-    np.testing.assert_allclose(h["P1.N"] + h["P2.N"], ROD.m * G0, rtol=1e-10)
+    np.testing.assert_allclose(h["P1.N"] + h["P2.N"], ROD.m * G0, rtol=0, atol=REST_FORCE)
     assert np.abs(h["P1.F_t"]).max() <= 1e-9 and np.abs(h["P2.F_t"]).max() <= 1e-9
-    assert np.abs(h["beam.R_dot"]).max() <= 1e-12 and np.abs(h["beam.theta_dot"]).max() <= 1e-12
+    assert np.abs(h["beam.R_dot"]).max() <= REST_SPEED
+    assert np.abs(h["beam.theta_dot"]).max() <= REST_SPEED / ROD.L
 
 
 def test_event_cap_counts_the_events_of_one_cluster():
@@ -413,7 +424,8 @@ def test_tilted_rigid_drop_pivots_then_lands_on_the_other_end():
         assert j.t == pytest.approx(im.t, abs=1e-10)
         np.testing.assert_allclose(j.impulses, im.impulses, rtol=1e-8)
     h = r.history([0.3, 0.4])
-    assert np.abs(h["beam.theta_dot"]).max() <= 1e-10 and np.abs(h["beam.R_dot"]).max() <= 1e-10
+    assert np.abs(h["beam.theta_dot"]).max() <= REST_SPEED / ROD.L
+    assert np.abs(h["beam.R_dot"]).max() <= REST_SPEED
 
 
 def _bounces(e, t_end=0.6):
@@ -427,15 +439,20 @@ def test_bouncing_rigid_rod_follows_the_reference():
     the event-driven reference's up to the first approach slower than 2 v_zeno (the library
     takes approaches slower than v_zeno as plastic, the reference does not); measured: all 9
     agree to 2e-15 s, impulses to 3e-13, including the 5th, where P2 lands again right after
-    its own rebound (a leaving point is watched at the obstacle itself once it is clear)."""
+    its own rebound.  A point that left its obstacle is taken to land DELTA below it, so each
+    landing may come DELTA / |v_n| later (measured 5.5e-13 s at the 5th)."""
     r, rr = _bounces(0.5)
     refs = list(itertools.takewhile(lambda im: abs(im.v_minus).max() >= 2e-2, rr.impacts))
     assert len(refs) == 9
     assert r.log.jumps[4].points == ["P2"] and refs[4].points == (1,) == refs[3].points
+    late = 0.0          # the landings' lateness adds up along the sequence
     for j, im in zip(r.log.jumps, refs):
         assert [int(p[1]) - 1 for p in j.points] == list(im.points)
-        assert j.t == pytest.approx(im.t, abs=1e-12)
-        np.testing.assert_allclose(j.impulses, im.impulses, rtol=1e-11)
+        late += DELTA / abs(im.v_minus).min()
+        assert j.t == pytest.approx(im.t, abs=1e-13 + late)
+        # and a landing that late meets the ground faster by about g * late
+        np.testing.assert_allclose(j.impulses, im.impulses,
+                                   rtol=1e-11 + G0 * late / abs(im.v_minus).min())
 
 
 def test_rigid_penalty_drop_is_the_reference_penalty_rod():
@@ -472,14 +489,19 @@ def test_audit_closes_on_the_falling_beam_with_five_points(model):
                   contact_points="0,0.25,0.5,0.75,1")
 
 
-def test_a_trial_step_that_overflows_is_rejected_not_a_crash():
-    """The tilted five-point landing under unified LuGre: at t = 0.571 s, with every point free, a
-    trial step of 6.3 ms drives a stage of the stiff beam to 1e36 and its mass matrix to a zero
-    pivot.  The compiled elimination raised ZeroDivisionError there and ended the run; it now
-    returns NaN, the integrator rejects the step and shortens it, and the run ends with its audit
-    closed (measured 3.9e-8 of the scale)."""
-    a = simulate("falling-beam", model="lugre", t_end=0.6, theta0=0.1,
-                 contact_points="0,0.25,0.5,0.75,1").audit()
+def test_a_lugre_landing_while_sliding_fast_stops_at_the_painleve_point():
+    """The tilted five-point landing under unified LuGre: the first end lands sliding at
+    0.13 m/s.  LuGre starts every contact with its bristles at rest (z = 0), so its friction
+    ratio is sigma1 v_t ~ 14, far above the 1/k that the slip solve's denominator allows (its
+    Painleve margin 1 + c S12/S11 < 0): the normal force does not follow from the state.  The
+    run stops there with that diagnosis, naming the point, and carries what it computed."""
+    with pytest.raises(SystemSimulationError, match=r"Painleve singularity at the contact onset "
+                       r"of point 'P1'.*margin") as err:
+        simulate("falling-beam", model="lugre", t_end=0.6, theta0=0.1,
+                 contact_points="0,0.25,0.5,0.75,1")
+    res = err.value.result
+    assert err.value.t == pytest.approx(res.log.jumps[-1].t, abs=0) and err.value.t < 0.2
+    a = res.audit()
     assert a["max_residual"] <= 1e-6 * a["scale"], a
 
 

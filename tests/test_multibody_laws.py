@@ -66,31 +66,26 @@ def test_modified_coulomb_from_outside_is_the_built_in_continuous_coulomb(ex):
 
 def test_lugre_from_outside_is_the_built_in_unified_lugre(ex):
     """A law with an internal state: LuGre written again from outside, under the constraint
-    method, gives the built-in unified LuGre run.  At each impact the point's bristles start at
-    the law's steady sliding, which flexlib finds from the law (z' = 0) as the built-in LuGre
-    takes it from its closed form, z = sgn(v) g(v) / sigma0."""
-    ref = ex.run("lugre")
+    method, gives the built-in unified LuGre run on the paper's beam and slope (every contact
+    starts with the bristles at rest, z = 0).  (On the tilted falling beam LuGre stops at its
+    first landing: the end lands sliding at 0.13 m/s, where z = 0 gives the friction ratio
+    sigma1 v_t ~ 13, past the Painleve point.)"""
+    ref = ex.run("lugre", t_end=0.75, case="beam-on-slope")
     lg = ref.system.contacts[0].laws
     values = dict(mu_d=lg.mu_d, mu_s=lg.mu_s, v_s=lg.v_s, sigma0=lg.sigma0, sigma1=lg.sigma1,
                   sigma2=lg.sigma2)
-    own = ex.run("lugre", ex.LUGRE, values)
+    own = ex.run("lugre", ex.LUGRE, values, t_end=0.75, case="beam-on-slope")
     assert own.system.contacts[0].laws.custom is ex.LUGRE
     assert len(ref.log.jumps) >= 2 and sum(ref.audit()["W_F"]) < -1e-3
-    for v in (-0.3, -1e-3, 2e-4, 0.7):
-        z = ex.LUGRE.steady_state(v, own.system.contacts[0].laws.friction_params)
-        g = lg.mu_d + (lg.mu_s - lg.mu_d) * np.exp(-(v / lg.v_s) ** 2)
-        assert z == pytest.approx(np.sign(v) * g / lg.sigma0, rel=1e-12)
-    assert ex.LUGRE.steady_state(0.0, own.system.contacts[0].laws.friction_params) is None
-    # the same events and impacts; the steady state comes from a root search, not the closed
-    # form, so the bits differ and the step sizes drift apart in the stiff bristle transients:
-    # measured, the first event 1.2e-16 s apart, the histories at 601 times 9e-10 of scale apart
+    # the same events and impacts; the law's compiled code is not the built-in one, so the bits
+    # differ and the step sizes drift apart in the stiff bristle transients
     assert [e[1:3] for e in ref.log.events] == [e[1:3] for e in own.log.events]
     assert [j.points for j in ref.log.jumps] == [j.points for j in own.log.jumps]
     np.testing.assert_allclose([j.t for j in own.log.jumps], [j.t for j in ref.log.jumps],
                                rtol=0, atol=1e-9)
     ts = np.linspace(0.0, ref.t_end, 601)
     ha, hb = ref.history(ts), own.history(ts)
-    for key in ("beam.theta", "E", "W_F", "P1.N", "P1.F_t", "P2.N", "P2.F_t"):
+    for key in ("beam.theta", "E", "W_F", "tip.N", "tip.F_t"):
         scale = max(np.abs(ha[key]).max(), 1e-300)
         assert np.abs(hb[key] - ha[key]).max() <= 1e-8 * scale, key
 

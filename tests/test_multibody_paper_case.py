@@ -84,9 +84,10 @@ def test_beam_on_slope_rigid_interior_point_against_the_pendulum():
     t_c, _ = quad(dt, 0.0, math.sqrt(th0 - th_c), epsabs=1e-14, epsrel=1e-13)
     first = res.impacts[0]
     assert first["contact"] == "P"
-    # measured: the instant to 5e-14 of itself, the impulse to 1e-15
+    # measured: the instant to 5e-14 of itself, the impulse to 1.2e-12 (the point is taken to
+    # land 1e-12 m below the slope, where its speed is higher by g delta / v^2 of itself)
     assert abs(first["t_start"] - t_c) <= 1e-12 * t_c
     omega = math.sqrt(w2 * (math.sin(th0) - math.sin(th_c)))
     inertia = b.rho * b.S * b.L ** 3 / 3.0
     assert first["jump_impulse"] == pytest.approx(inertia * omega / (x * math.cos(th_c - sp.alpha)),
-                                                  rel=1e-12)
+                                                  rel=1e-11)

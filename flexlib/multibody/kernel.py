@@ -1,7 +1,8 @@
 """The right-hand side of a system with contact points: one phase, every contact in its mode.
 
-The state is y = [q (nq), q' (nq), z (nc), W_N (nc), W_F (nc), W_d] (the bristle deflection of a
-LuGre contact, the work of each point's normal and friction force, the work of the modal damping)
+The state is y = [q (nq), q' (nq), z (nc), W_N (nc), W_F (nc), W_d, W_tau] (the bristle deflection
+of a LuGre contact, the work of each point's normal and friction force, the work of the modal
+damping and of the bodies' drive torques)
 and the discrete state of the phase is ``par`` = [mode, slip direction, stick anchor s*, approach
 speed] per contact point.  Per point:
 
@@ -32,7 +33,7 @@ from .. import _jit
 from .._jit import compiled, hot, inlined
 from ..bodies.beam import damping_power, potential_energies
 from ..contact.friction import lugre_rates, modified_coulomb
-from ..solver.layout import P_G0
+from ..solver.layout import P_G0, P_TAU
 from ..solver.linalg import solve_into, solve_rank_into
 from ..contact.penalty import normal_force
 from .assembly import B_MASS, J_ITH, J_NF, contact_rows_into, mass_forces_into
@@ -56,12 +57,22 @@ O_T, O_VE, O_VG, O_PD, O_RANK = range(5)
 # Redundant constraints (e.g. three collinear points of a rigid rod): the multipliers of the
 # pivots below RANK_TOL times the largest are set to 0 (a basic solution; O_RANK: the rank).
 RANK_TOL = 1e-10
-OC_NAMES = ("gap", "v_n", "v_t", "s", "N", "F_t", "a_n", "a_t", "ratio", "zdot")
-(OC_GAP, OC_VN, OC_VT, OC_S, OC_N, OC_FT, OC_AN, OC_AT, OC_RATIO, OC_ZDOT) = range(len(OC_NAMES))
+OC_NAMES = ("gap", "v_n", "v_t", "s", "N", "F_t", "a_n", "a_t", "ratio", "zdot", "margin")
+(OC_GAP, OC_VN, OC_VT, OC_S, OC_N, OC_FT, OC_AN, OC_AT, OC_RATIO, OC_ZDOT,
+ OC_MARGIN) = range(len(OC_NAMES))
 NOC = len(OC_NAMES)
 O_C0 = 5
-EVENT_KINDS = ("gap", "normal force", "stick margin", "slip velocity")
-EV_GAP, EV_N, EV_STICK, EV_SLIP = range(4)
+# gap: a free point reaches its obstacle (or a penalty point starts/stops penetrating); normal
+# force: N falls to 0 (separation); stick margin: mu_lim N - |F_t| falls to 0 (stick -> slip);
+# slip velocity: dir v_t crosses 0 (slip stop); stick drift: |v_t| exceeds Dv while sticking
+# (constraint drift); slip arm: |v_t| exceeds Dv in a slip that began at rest (the slip stop is
+# watched from then on); Painleve: the slip solve's margin falls to PAINLEVE_MIN
+EVENT_KINDS = ("gap", "normal force", "stick margin", "slip velocity", "stick drift", "slip arm",
+               "Painleve margin")
+EV_GAP, EV_N, EV_STICK, EV_SLIP, EV_DRIFT, EV_ARM, EV_PAINLEVE = range(len(EVENT_KINDS))
+# The smallest Painleve margin 1 + c S12/S11 of a slip solve (c = F_t / N) that is accepted: below
+# it the normal force no longer follows from the state (the slip equation's denominator vanishes)
+PAINLEVE_MIN = 1e-6
 NEK = len(EVENT_KINDS)
 O_EV = O_C0 + NOC * NC_MAX
 NOUT = O_EV + NEK * NC_MAX
@@ -82,7 +93,7 @@ def work_arrays(S):
           np.zeros((db, nq)), np.zeros((nc, nq)), np.zeros((nc, nq)), np.zeros((2 * nc, nq)),
           np.zeros((2 * nc, nq)), np.zeros((2 * nc, 2 * nc + 1)), np.zeros(2 * nc),
           np.zeros(2 * nc, dtype=np.int64), np.zeros(2 * nc, dtype=np.int64), np.zeros(2 * nc),
-          np.zeros(2 * nc, dtype=np.int64))
+          np.zeros(2 * nc, dtype=np.int64), np.zeros(2 * nc, dtype=np.int64))
     return ws, np.zeros((nq, nq)), np.zeros((nq, 1 + 2 * nc))
 
 
@@ -156,13 +167,22 @@ def _constraint_rows(c, md, m, gap, v_n, v_t, sc, a_n, a_t, z, cf, par, S, WN, W
 
 
 @inlined
-def _solve_into(m, nq, Mw, Xw, G, A, r, Sm, lam_, perm, act, kin, out):
+def _solve_into(m, nq, Mw, Xw, G, A, r, Sm, lam_, perm, act, kin, xcol, out):
     """q'' into ``Xw[:, 0]`` with the ``m`` constraint rows solved together: X = M^-1 [Q | G^T],
-    S lambda = r - A X_Q; the multipliers into the points' outputs (N, F_t, ratio)."""
+    S lambda = r - A X_Q; the multipliers into the points' outputs (N, F_t, ratio), and the
+    Painleve margin of every normal row with friction along it (G != A): S_kk / (A_k M^-1 A_k^T),
+    i.e. 1 + c S12/S11 for one point (eq (75)'s denominator over its frictionless value)."""
     for k in range(m):
         for i in range(nq):
             Xw[i, 1 + k] = G[k, i]
-    solve_into(Mw, Xw, 1 + m)
+    ne = 0                 # extra columns M^-1 A_k^T for the normal rows with friction along them
+    for k in range(m):
+        if kin[k] == 0 and out[O_C0 + NOC * act[k] + OC_RATIO] != 0.0:
+            for i in range(nq):
+                Xw[i, 1 + m + ne] = A[k, i]
+            xcol[ne] = k
+            ne += 1
+    solve_into(Mw, Xw, 1 + m + ne)
     if m == 0:
         return
     for k in range(m):
@@ -175,6 +195,12 @@ def _solve_into(m, nq, Mw, Xw, G, A, r, Sm, lam_, perm, act, kin, out):
             for i in range(nq):
                 s += A[k, i] * Xw[i, 1 + l]
             Sm[k, l] = s
+    for j in range(ne):
+        k = xcol[j]
+        s11 = 0.0
+        for i in range(nq):
+            s11 += A[k, i] * Xw[i, 1 + m + j]
+        out[O_C0 + NOC * act[k] + OC_MARGIN] = Sm[k, k] / s11 if s11 != 0.0 else 0.0
     for k in range(m):
         lam_[k] = Sm[k, m]
     out[O_RANK] = solve_rank_into(Sm[:m, :m], lam_[:m], perm, RANK_TOL)
@@ -202,8 +228,10 @@ def _rates_and_events(y, par, S, WN, WT, dy, out, nq, nc):
     event functions; the modal damping's power."""
     iz = 2 * nq
     pd = 0.0
+    ptau = 0.0
     for b in range(S.bint.shape[0]):
         pd += damping_power(y, nq + S.bint[b, J_ITH], S.bodies[b])
+        ptau += S.bpar[b, P_TAU] * y[nq + S.bint[b, J_ITH]]
     out[O_PD] = pd
     for c in range(nc):
         o = O_C0 + NOC * c
@@ -224,8 +252,13 @@ def _rates_and_events(y, par, S, WN, WT, dy, out, nq, nc):
         out[e0 + EV_GAP] = out[o + OC_GAP]
         out[e0 + EV_N] = N
         out[e0 + EV_STICK] = cf[C_LIM] * abs(N) - abs(F)
-        out[e0 + EV_SLIP] = par[4 * c + D_DIR] * out[o + OC_VT]
+        dirn = par[4 * c + D_DIR]
+        out[e0 + EV_SLIP] = (dirn if dirn != 0.0 else 1.0) * out[o + OC_VT]
+        out[e0 + EV_DRIFT] = cf[C_DV] - abs(out[o + OC_VT])
+        out[e0 + EV_ARM] = abs(out[o + OC_VT]) - cf[C_DV]
+        out[e0 + EV_PAINLEVE] = out[o + OC_MARGIN] - PAINLEVE_MIN
     dy[iz + 3 * nc] = -pd
+    dy[iz + 3 * nc + 1] = ptau
 
 
 @inlined
@@ -278,12 +311,13 @@ def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T
         out[o + OC_FT] = 0.0
         out[o + OC_RATIO] = 0.0
         out[o + OC_ZDOT] = 0.0
+        out[o + OC_MARGIN] = 1.0
         if S.cint[c, 2] == PENALTY:
             _penalty_into(c, md, gap, v_n, v_t, z, S.cflt[c], par, S, WN, WT, Xw, out, nq)
         elif md != FREE:
             m = _constraint_rows(c, md, m, gap, v_n, v_t, sc, a_n, a_t, z, S.cflt[c], par, S, WN,
                                  WT, G, A, r, act, kin, out, nq)
-    _solve_into(m, nq, Mw, Xw, G, A, r, Sm, ws[21], ws[22], act, kin, out)
+    _solve_into(m, nq, Mw, Xw, G, A, r, Sm, ws[21], ws[22], act, kin, ws[23], out)
     for i in range(nq):
         dy[i] = qd[i]
         dy[nq + i] = Xw[i, 0]

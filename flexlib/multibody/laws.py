@@ -117,23 +117,6 @@ class FrictionLaw:
             out.append(x)
         return tuple(out)
 
-    def steady_state(self, v_t: float, values) -> float | None:
-        """The internal state z of steady sliding at v_t (z' = 0), or None (v_t = 0, a law
-        without bristles, or no root found).  Found by the secant method on the law's own
-        function, from z = 0; a law whose z' is linear in z (LuGre) is solved in one step."""
-        if not self.has_bristles or v_t == 0.0:
-            return None
-        from scipy.optimize import root_scalar
-        fn = getattr(self.function, "py_func", self.function)
-        p = np.asarray(values, dtype=float)
-        zdot = lambda z: float(fn(v_t, z, 0.0, p)[0])  # noqa: E731
-        try:
-            r = root_scalar(zdot, x0=0.0, x1=1e-9 * math.copysign(1.0, v_t), method="secant",
-                            xtol=1e-18, rtol=1e-13, maxiter=100)
-        except (ArithmeticError, ValueError):
-            return None
-        return float(r.root) if r.converged and math.isfinite(r.root) else None
-
     def compiled(self):
         """The law as the compiled right-hand side calls it (compiled at the first call, once per
         function and process; loaded from numba's disk cache when it has been compiled before)."""

@@ -97,6 +97,7 @@ class SystemResult:
         h["W_N"] = Y[:, iz + nc:iz + 2 * nc]
         h["W_F"] = Y[:, iz + 2 * nc:iz + 3 * nc]
         h["W_d"] = Y[:, iz + 3 * nc]
+        h["W_tau"] = Y[:, iz + 3 * nc + 1]
         lost = np.concatenate([[0.0], np.cumsum([j.dT for j in self.log.jumps])])
         h["W_jump"] = lost[[self.phases[i].n_jumps for i in idx]]
         return h
@@ -156,12 +157,12 @@ class SystemResult:
     def audit(self) -> dict:
         """The energy books over the run: E0, E_end, the works [J] and the residual."""
         h = self.steps()
-        W = h["W_N"].sum(axis=1) + h["W_F"].sum(axis=1) + h["W_d"] + h["W_jump"]
+        W = h["W_N"].sum(axis=1) + h["W_F"].sum(axis=1) + h["W_d"] + h["W_tau"] + h["W_jump"]
         resid = h["E"] - h["E"][0] - W
         scale = max(abs(h["E"][0]), float(np.abs(h["T"]).max()), 1e-12)
         return dict(E0=float(h["E"][0]), E_end=float(h["E"][-1]),
                     W_N=[float(w) for w in h["W_N"][-1]], W_F=[float(w) for w in h["W_F"][-1]],
-                    W_d=float(h["W_d"][-1]), jump_loss=float(h["W_jump"][-1]),
+                    W_d=float(h["W_d"][-1]), W_tau=float(h["W_tau"][-1]), jump_loss=float(h["W_jump"][-1]),
                     max_residual=float(np.abs(resid).max()), scale=float(scale))
 
     # ------------------------------------------------------------------ impacts

@@ -29,7 +29,6 @@ import numpy as np
 
 from ..solver import integrator
 from ..contact.lcp import InconsistentContacts, newton_impact, select_modes
-from ..contact.friction import lugre_steady_state
 from ..params import SolverSettings
 from . import kernel as K
 from .kernel import CONSTRAINT, CONTACT, FREE, SLIP, STICK
@@ -37,12 +36,10 @@ from .system import System
 
 __all__ = ["SystemSimulator", "SystemSimulationError"]
 
-GAP_TOL = 1e-9        # m: a point closer than this to its obstacle is at zero gap
+GAP_TOL = 1e-9        # m: a free point this close to its obstacle, not leaving it, joins an impact
 VN_TOL = 1e-6         # m/s: a normal velocity below this (in magnitude) is zero
-GAP_FLOOR = 1e-8      # m: how far a free point resting at zero gap may sink before it is an impact
-A_TOL = 1e-8         # m/s^2: a slip starting from rest may accelerate this little against its direction
-N_FLOOR = 1e-9        # N: a closed point starting a phase with |N| below this separates at N = -N_FLOOR
-REARM_GAP = 1e-7      # m: a point leaving its obstacle this far is watched at the obstacle again
+N_FLOOR = 1e-9        # N: a redundant closed point carrying N = 0 separates at N = -N_FLOOR
+MAX_STALLED = 50      # events in a row without time advancing stop the run (a switching loop)
 
 
 class SystemSimulationError(RuntimeError):
@@ -83,11 +80,12 @@ class RunLog:
     n_selections: int = 0
     n_ambiguous: int = 0
     n_redundant: int = 0        # selections that kept redundant constraints (a basic solution)
+    warnings: list = field(default_factory=list)
 
 
 def _rows(combo):
     """The constraint rows of a mode combination: 2 per sticking point, 1 per other closed one."""
-    return sum(2 if mode == STICK else 1 for mode, _ in combo if mode != FREE)
+    return sum(2 if mode == STICK else 1 for mode, *_ in combo if mode != FREE)
 
 
 class SystemSimulator:
@@ -105,7 +103,7 @@ class SystemSimulator:
         self.laws = [c.laws for c in system.contacts]
         self._integrate = integrator.specialize(K)
         self.work = K.work_arrays(self.S)
-        self._dy = np.zeros(2 * self.nq + 3 * self.nc + 1)
+        self._dy = np.zeros(2 * self.nq + 3 * self.nc + 2)
         self._out = np.zeros(K.NOUT)
 
     # ------------------------------------------------------------------ evaluation
@@ -145,67 +143,69 @@ class SystemSimulator:
         return M, Wp @ X, X
 
     # ------------------------------------------------------------------ phases
-    def _events(self, disc):
+    def _events(self, t, out, disc):
+        """The events a phase watches, their directions and offsets, and the phase's end.
+
+        Per point and mode: a free constraint point watches its gap once it is re-armed
+        (``dt_rearm`` after it left its obstacle; until then the phase ends at the re-arm
+        instant), at the floor recorded when it was armed: ``recontact_tolerance`` below its
+        gap then, or below the obstacle if it was clear of it, so that a point resting at zero
+        gap does not fire at once on its own round-off; a closed point its normal force (N = 0:
+        separation) and, with friction along its normal solve, the Painleve margin; a sticking
+        point its friction limit and its slip velocity (|v_t| > Dv: drift); a slipping point its
+        slip velocity crossing zero, once armed (it slid faster than Dv in this slip), and until
+        then |v_t| reaching Dv.  A penalty point watches its gap both ways."""
         active = np.zeros(K.NEV, dtype=np.bool_)
         direction = np.full(K.NEV, -1.0)
+        eoff = np.zeros(K.NEV)
+        t_stop = self.t_end
+        tol = self.system.recontact_tolerance
         for c, law in enumerate(self.laws):
             e0 = K.NEK * c
             mode = int(disc[4 * c + K.D_MODE])
+            v = self.contact_values(out, c)
             if law.method == "penalty":
                 active[e0 + K.EV_GAP] = True
                 direction[e0 + K.EV_GAP] = -1.0 if mode == FREE else 1.0
-            elif mode == FREE:
-                active[e0 + K.EV_GAP] = True
-            else:
-                active[e0 + K.EV_N] = True
-                active[e0 + K.EV_STICK] = mode == STICK
-                active[e0 + K.EV_SLIP] = mode == SLIP and law.uses_direction
-        return active, direction
-
-    def _offsets(self, t, out, disc):
-        """Event offsets and the phase's end: a free point that starts the phase at zero gap
-        (resting on, or just leaving, its obstacle) is watched for a gap GAP_FLOOR below its
-        present one, so that the phase does not start on its event surface and the constraint
-        drift of its neighbours (~1e-15 m) does not make it fire at once, again and again.  A
-        point leaving at v_n > VN_TOL ends the phase once it is REARM_GAP clear (after
-        REARM_GAP / v_n), so that the next phase watches it at the obstacle itself: a point that
-        bounces and comes back lands on time, not GAP_FLOOR deep.  Returns (offsets, end)."""
-        eoff = np.zeros(K.NEV)
-        t_stop = self.t_end
-        for c, law in enumerate(self.laws):
-            v = self.contact_values(out, c)
-            if law.method == "constraint" and int(disc[4 * c]) == FREE:
-                if v["gap"] <= GAP_TOL:
-                    eoff[K.NEK * c + K.EV_GAP] = min(v["gap"], 0.0) - GAP_FLOOR
-                    if v["v_n"] > VN_TOL:
-                        t_stop = min(t_stop, t + REARM_GAP / v["v_n"])
-            elif law.method == "constraint" and abs(v["N"]) <= N_FLOOR:
-                eoff[K.NEK * c + K.EV_N] = -N_FLOOR         # a redundant point carrying nothing
-        return eoff, t_stop
-
-    def _watch_slip_stop(self, out, disc, active):
-        """A slipping point of a hybrid law without a slip direction (LuGre) is watched for its
-        slip velocity crossing zero, as a Coulomb point is, once it slides faster than Dv (a
-        point that starts slipping at rest is not: its stop would fire at once); its direction
-        in ``disc`` is set to that of the motion, which the event function dir * v_t needs."""
-        for c, law in enumerate(self.laws):
-            if not (law.method == "constraint" and law.sticks and not law.uses_direction
-                    and int(disc[4 * c]) == SLIP):
                 continue
-            v_t = self.contact_values(out, c)["v_t"]
-            if abs(v_t) > law.Dv:
-                active[K.NEK * c + K.EV_SLIP] = True
-                disc[4 * c + K.D_DIR] = math.copysign(1.0, v_t)
+            if mode == FREE:
+                rearm = self.last_sep[c] + self.solver.dt_rearm
+                if t < rearm:
+                    t_stop = min(t_stop, rearm)
+                    continue
+                if math.isnan(self.floor[c]):
+                    self.floor[c] = min(v["gap"], 0.0) - tol
+                active[e0 + K.EV_GAP] = True
+                eoff[e0 + K.EV_GAP] = self.floor[c]
+                continue
+            active[e0 + K.EV_N] = True
+            if v["N"] == 0.0 and out[K.O_RANK] < self._rows_of(disc):
+                eoff[e0 + K.EV_N] = -N_FLOOR         # a redundant point carrying nothing
+            if mode == STICK:
+                active[e0 + K.EV_STICK] = active[e0 + K.EV_DRIFT] = True
+            elif mode == SLIP or law.friction != "none":
+                active[e0 + K.EV_PAINLEVE] = True
+            if mode == SLIP:
+                if self.armed[c]:
+                    active[e0 + K.EV_SLIP] = True
+                    direction[e0 + K.EV_SLIP] = -1.0 if law.uses_direction else 0.0
+                else:
+                    active[e0 + K.EV_ARM] = True
+                    direction[e0 + K.EV_ARM] = 1.0
+        return active, direction, eoff, t_stop
+
+    def _rows_of(self, disc):
+        return sum(2 if int(disc[4 * c]) == STICK else 1 for c, law in enumerate(self.laws)
+                   if law.method == "constraint" and int(disc[4 * c]) != FREE)
 
     def _phase(self, t, y, disc):
-        active, direction = self._events(disc)
         s = self.solver
         closed = any(int(disc[4 * c]) != FREE for c in range(self.nc))
         max_step = s.max_step_contact if closed else s.max_step_free
         atol = np.full(len(y), s.atol)
-        _, out = self.evaluate(t, y, disc)         # the phase's start, read by both
-        eoff, t_stop = self._offsets(t, out, disc)
-        self._watch_slip_stop(out, disc, active)
+        atol[2 * self.nq:2 * self.nq + self.nc] *= 1e-4      # the bristle deflections z ~ 1e-5 m
+        _, out = self.evaluate(t, y, disc)         # the phase's start
+        active, direction, eoff, t_stop = self._events(t, out, disc)
         res = self._integrate(float(t), y, float(t_stop), 0, 0, 0, disc, self.S,
                               max(s.rtol, 1e-13), atol, float(max_step), 0.0, active, direction,
                               np.zeros(4), eoff, int(s.max_steps_phase), True)
@@ -218,6 +218,9 @@ class SystemSimulator:
         log = RunLog()
         t, y = 0.0, self.system.initial_state()
         disc = np.zeros(4 * self.nc)
+        self.armed = np.zeros(self.nc, dtype=bool)
+        self.last_sep = np.full(self.nc, -math.inf)
+        self.floor = np.full(self.nc, math.nan)
         for c, law in enumerate(self.laws):
             if law.method == "penalty":
                 disc[4 * c + K.D_VIN] = law.v_zeno
@@ -225,15 +228,21 @@ class SystemSimulator:
         n_events = 0            # events of the present cluster (events closer than t_cluster)
         t_last = -math.inf
         t_first = 0.0
+        stalled = 0
         while t < self.t_end:
             sol = self._phase(t, y, disc)
             log.phases.append(Phase(sol, disc.copy(), len(log.jumps)))
-            t, y = float(sol.t[-1]), sol.y[:, -1].copy()
+            t0, t, y = t, float(sol.t[-1]), sol.y[:, -1].copy()
             if sol.status < 0:
                 raise self._error(f"the integrator failed at t = {t:.9g} s: {sol.message}", t, disc,
                                   list(range(self.nc)), log, wall0)
             if sol.status == 0:
-                continue            # t_end, or a leaving point is clear of its obstacle
+                continue            # t_end, or a point is re-armed
+            stalled = stalled + 1 if t <= t0 else 0
+            if stalled > MAX_STALLED:
+                raise self._error(f"{stalled} events in a row at t = {t:.9g} s without time "
+                                  f"advancing (contact modes that do not settle)", t, disc,
+                                  list(range(self.nc)), log, wall0)
             if t - t_last > self.solver.t_cluster:
                 n_events, t_first = 0, t
             n_events += 1
@@ -260,10 +269,12 @@ class SystemSimulator:
 
     # ------------------------------------------------------------------ events
     def _start(self, t, y, disc, log):
-        """Modes at t = 0: penalty points already penetrating, constraint points at zero gap.  A
-        constraint point may not start inside its obstacle (its constraint would push it out with
-        energy from nowhere): that is a ValueError naming the point."""
+        """Modes at t = 0: penalty points already penetrating, constraint points at zero gap
+        (chosen as after an impact).  A constraint point may not start inside its obstacle (its
+        constraint would push it out with energy from nowhere): that is a ValueError naming the
+        point."""
         _, out = self.evaluate(t, y, disc)
+        onset = []
         for c, law in enumerate(self.laws):
             v = self.contact_values(out, c)
             if law.method == "penalty" and v["gap"] < 0.0:
@@ -275,12 +286,34 @@ class SystemSimulator:
                     f"{p.obstacle!r} (gap {v['gap']:.4g} m): with the constraint method a point must "
                     f"start on or outside its obstacle; choose the initial positions or the "
                     f"obstacle so that its gap is >= 0")
-        return self._select(t, y, disc, log, out)
+            elif law.method == "constraint" and v["gap"] <= GAP_TOL and v["v_n"] <= VN_TOL:
+                onset.append(c)
+        if not onset:
+            return disc
+        y = y.copy()
+        return self._choose(t, y, disc, log, {c: self._onset_candidates(c, out) for c in onset})
 
     def _handle(self, t, y, disc, mask, log, wall0):
+        """The action of the events in ``mask`` at t: the rules of one contact point, at each
+        point whose event fired.
+
+        * gap (a free point lands): Newton's law at it and at every closed point (and every free
+          point resting at zero gap), the frictionless jump of :meth:`_impact`; then each of them
+          is a contact onset (:meth:`_onset_candidates`);
+        * normal force (N falls to 0): the point separates (FREE; z := 0);
+        * stick margin (|F_t| reaches mu_lim N): it slips, in the direction opposite to the stick
+          force, with the LuGre bristles at z = mu/sigma0 so that the friction is continuous;
+        * stick drift (|v_t| > Dv while sticking, a drift of the constraint): it slips the way it
+          moves, with a warning;
+        * slip velocity (v_t crosses 0): the mode selection (FREE, STICK, SLIP);
+        * slip arm (|v_t| reaches Dv): the slip stop is watched from now on;
+        * Painleve margin: the normal force no longer follows from the state; the run stops.
+
+        The points whose event did not fire keep their modes; the new modes are chosen together
+        (:meth:`_choose`)."""
         _, out = self.evaluate(t, y, disc)
-        fired = [i for i in range(K.NEV) if (mask >> i) & 1]
-        for i in fired:
+        fired = {}
+        for i in (i for i in range(K.NEV) if (mask >> i) & 1):
             c, kind = divmod(i, K.NEK)
             log.events.append((t, self.names[c], K.EVENT_KINDS[kind], ""))
             law = self.laws[c]
@@ -291,48 +324,78 @@ class SystemSimulator:
                     disc[4 * c + K.D_VIN] = max(-v["v_n"], law.v_zeno)
                 else:
                     disc[4 * c] = FREE
-        if any(self.laws[i // K.NEK].method == "constraint" for i in fired):
-            # the point whose event fired prefers the mode the event leads to
-            prefer = {i // K.NEK: {K.EV_N: FREE, K.EV_STICK: SLIP, K.EV_SLIP: STICK}.get(i % K.NEK)
-                      for i in fired}
-            y = self._impact(t, y, disc, out, log)
+            else:
+                fired.setdefault(c, set()).add(kind)
+        if not fired:
+            return y, disc
+        y = y.copy()
+        cands = {}
+        for c, kinds in fired.items():
+            v = self.contact_values(out, c)
+            if K.EV_PAINLEVE in kinds and K.EV_N not in kinds:
+                raise self._error(
+                    f"Painleve singularity at point {self.names[c]!r} at t = {t:.9g} s: the slip "
+                    f"solve's margin 1 + c S12/S11 = {v['margin']:.3g} (friction ratio "
+                    f"{v['ratio']:.4g}, v_t = {v['v_t']:.4g} m/s): the friction is too large for "
+                    f"the direction of the contact's normal and tangential rows, and the normal "
+                    f"force no longer follows from the state", t, disc, [c], log, wall0)
+            if K.EV_N in kinds:
+                cands[c] = [(FREE, 0.0, "forced")]
+            elif K.EV_STICK in kinds:
+                cands[c] = [(SLIP, -math.copysign(1.0, v["F_t"]), "forced")]
+                self.armed[c] = False
+                self._bristles_from_stick(c, y, v)
+            elif K.EV_DRIFT in kinds:
+                log.warnings.append(f"t = {t:.9g} s: point {self.names[c]!r} drifted while "
+                                    f"sticking (|v_t| = {abs(v['v_t']):.3g} m/s > Dv): it slips")
+                cands[c] = [(SLIP, math.copysign(1.0, v["v_t"]), "forced")]
+                self.armed[c] = True
+                self._bristles_from_stick(c, y, v)
+            elif K.EV_SLIP in kinds:
+                cands[c] = self._selection_candidates(c)
+            elif K.EV_ARM in kinds:
+                self.armed[c] = True
+                cands[c] = [(SLIP, disc[4 * c + K.D_DIR], "forced")]
+        if any(K.EV_GAP in kinds for kinds in fired.values()):
+            y, onset, leaving = self._impact(t, y, disc, out, log)
             _, out = self.evaluate(t, y, disc)
-            try:
-                new = self._select(t, y, disc, log, out, prefer)
-                # an event that changes nothing would fire again at once: the point whose event
-                # fired leaves its mode if any consistent alternative exists
-                stay = {c: int(disc[4 * c]) for c, m in prefer.items()
-                        if m is not None and int(new[4 * c]) == int(disc[4 * c]) != FREE
-                        and not (m == STICK and not self.laws[c].uses_direction)}
-                if stay:
-                    try:
-                        new = self._select(t, y, disc, log, out, prefer, exclude=stay)
-                    except InconsistentContacts:
-                        pass
-                disc = new
-            except InconsistentContacts as exc:
-                raise self._error(f"no consistent contact modes at t = {t:.9g} s ({exc})", t, disc,
-                                  [c for c in range(self.nc)], log, wall0) from None
+            for c in leaving:
+                cands[c] = [(FREE, 0.0, "forced")]
+            for c in onset:
+                if c not in cands or K.EV_GAP in fired.get(c, ()):
+                    cands[c] = self._onset_candidates(c, out)
+        try:
+            disc = self._choose(t, y, disc, log, cands)
+        except InconsistentContacts as exc:
+            raise self._error(f"no consistent contact modes at t = {t:.9g} s ({exc}): a "
+                              f"Painleve-type inconsistency, a tangential impact would be needed",
+                              t, disc, list(cands), log, wall0) from None
+        except _PainleveAtOnset as exc:
+            raise self._error(str(exc), t, disc, [exc.point], log, wall0) from None
         return y, disc
 
-    def _closed(self, out, disc):
-        """The constraint points at zero gap that are not separating (v_n <= VN_TOL): those
-        closed, closing or resting at zero gap."""
+    def _bristles_from_stick(self, c, y, v):
+        """A LuGre point leaving stick starts its slip with the bristle deflection that carries
+        the stick force over, z = mu/sigma0 with mu = -F_t/N, so that the friction is continuous."""
+        law = self.laws[c]
+        if law.friction == "lugre" and v["N"] != 0.0:
+            y[2 * self.nq + c] = -v["F_t"] / (v["N"] * law.sigma0)
+
+    def _impact(self, t, y, disc, out, log):
+        """Newton's law (a frictionless jump) at the points that land, every closed point and
+        every free point resting at zero gap: the linear complementarity problem of
+        :func:`flexlib.contact.lcp.newton_impact`.  Returns (y after the jump, the points that
+        stay at their obstacle (v_n = 0 after it), the points that leave it)."""
         pts = []
         for c, law in enumerate(self.laws):
             if law.method != "constraint":
                 continue
             v = self.contact_values(out, c)
-            if v["gap"] <= GAP_TOL and v["v_n"] <= VN_TOL:
+            if int(disc[4 * c]) != FREE or (v["gap"] <= GAP_TOL and v["v_n"] <= VN_TOL):
                 pts.append(c)
-        return pts
-
-    def _impact(self, t, y, disc, out, log):
-        """Newton's law at the approaching and closed points (a frictionless jump)."""
-        pts = self._closed(out, disc)
         vn = np.array([self.contact_values(out, c)["v_n"] for c in pts])
         if not len(pts) or not (vn < -VN_TOL).any():
-            return y
+            return y, pts, []
         M, G, X = self.delassus(y, pts)
         e = np.array([self.laws[c].e if -vn[k] >= self.laws[c].v_zeno else 0.0
                       for k, c in enumerate(pts)])
@@ -343,123 +406,139 @@ class SystemSimulator:
         y = y.copy()
         y[self.nq:2 * self.nq] += dqd
         T1 = 0.5 * y[self.nq:2 * self.nq] @ M @ y[self.nq:2 * self.nq]
-        self._bristles_at_impact(t, y, disc, pts)
+        for c in pts:
+            if int(disc[4 * c]) == FREE:
+                y[2 * self.nq + c] = 0.0          # a contact begins with the bristles at rest
         log.jumps.append(Jump(t, [self.names[c] for c in pts], list(imp.Lambda), list(vn),
                               list(imp.v_plus), T1 - T0, bool(imp.lcp.redundant)))
-        return y
+        leaving = [c for k, c in enumerate(pts) if imp.v_plus[k] > VN_TOL]
+        return y, [c for c in pts if c not in leaving], leaving
 
-    def _bristles_at_impact(self, t, y, disc, pts):
-        """A LuGre point struck by an impact starts its contact with the bristles at steady
-        sliding for its tangential velocity after the jump, z = sgn(v_t) g(v_t) / sigma0 (they
-        reach it within g / (sigma0 |v_t|) ~ 10 us; starting from z = 0 instead gives a friction
-        ratio sigma1 v_t, e.g. 33 at 0.33 m/s with sigma1 = 100 s/m, and no consistent contact
-        force: a Painleve point that the bristle model, not the mechanics, creates).  A law from
-        outside the package that integrates a state z starts at its own steady sliding, the z
-        with z' = 0 (:meth:`~flexlib.multibody.laws.FrictionLaw.steady_state`)."""
-        _, out = self.evaluate(t, y, disc)
-        for c in pts:
-            law = self.laws[c]
-            v_t = self.contact_values(out, c)["v_t"]
-            if law.friction == "lugre":
-                y[2 * self.nq + c] = lugre_steady_state(v_t, law.mu_d, law.mu_s, law.v_s,
-                                                        law.sigma0, law.sigma2)[0]
-            elif law.custom is not None:
-                z = law.custom.steady_state(v_t, law.friction_params)
-                if z is not None:
-                    y[2 * self.nq + c] = z
-
-    def _candidates(self, c, v):
+    def _onset_candidates(self, c, out):
+        """A contact's onset (after a jump, or at the start): a point without stick stays in
+        contact if its normal force is positive, else it is free (a micro-impact); a point that may stick and
+        slides (|v_t| > Dv) slips the way it moves, else it is free; a point that may stick and
+        does not slide is chosen by the mode selection (FREE, STICK, SLIP)."""
         law = self.laws[c]
         if not law.sticks:
-            return [(CONTACT, 0.0), (FREE, 0.0)]
-        vt = v["v_t"]
-        if abs(vt) <= law.Dv:
-            # at rest a law without a slip direction (LuGre) has one slip candidate, whose
-            # force does not depend on a direction: it is taken when sticking is not consistent
-            slips = [(SLIP, 1.0), (SLIP, -1.0)] if law.uses_direction else [(SLIP, 0.0)]
-            return [(STICK, 0.0), *slips, (FREE, 0.0)]
-        return [(SLIP, math.copysign(1.0, vt)), (FREE, 0.0)]
+            return [(CONTACT, 0.0, "onset"), (FREE, 0.0, "")]
+        v_t = self.contact_values(out, c)["v_t"]
+        if abs(v_t) > law.Dv:
+            return [(SLIP, math.copysign(1.0, v_t), "onset"), (FREE, 0.0, "")]
+        return self._selection_candidates(c)
 
-    def _held_by_tolerance(self, combo, pts, vals, out):
-        """Whether ``combo`` is consistent only by a tolerance: a point in SLIP at rest
-        (|v_t| <= Dv) that does not accelerate in its direction of slip (a stick at the friction
-        limit), or a FREE point that neither separates nor accelerates away from its obstacle (it
-        is free only because a drift left it above the obstacle, and it falls back at once)."""
-        for c, (mode, sgn) in zip(pts, combo):
-            v = self.contact_values(out, c)
-            if mode == SLIP and abs(vals[c]["v_t"]) <= self.laws[c].Dv and sgn * v["a_t"] <= A_TOL:
-                return True
-            if mode == FREE and vals[c]["v_n"] <= VN_TOL and v["a_n"] < -A_TOL:
-                return True
-        return False
+    def _selection_candidates(self, c):
+        """The mode selection's candidates of point ``c`` in the order of preference among
+        several consistent ones: FREE, STICK, then SLIP in the direction opposite to the stick
+        trial's friction force (a Coulomb point; a LuGre point has one slip candidate, whose
+        force follows from its bristles)."""
+        law = self.laws[c]
+        if not law.uses_direction:
+            return [(FREE, 0.0, ""), (STICK, 0.0, ""), (SLIP, 0.0, "")]
+        return [(FREE, 0.0, ""), (STICK, 0.0, ""), (SLIP, 1.0, ""), (SLIP, -1.0, "")]
 
-    def _select(self, t, y, disc, log, out, prefer=None, exclude=None):
-        """Choose the modes of the closed points together (all others FREE); ``prefer`` maps a
-        point to the mode it tries first (the mode its event leads to), ``exclude`` a point to a
-        mode it may not keep."""
-        pts = self._closed(out, disc)
-        disc = disc.copy()
-        for c, law in enumerate(self.laws):
-            if law.method == "constraint" and c not in pts:
-                disc[4 * c] = FREE
-        if not pts:
-            return disc
-        vals = {c: self.contact_values(out, c) for c in pts}
-        cands = [self._candidates(c, vals[c]) for c in pts]
-        for k, c in enumerate(pts):
-            if c in (exclude or {}) and len(cands[k]) > 1:
-                cands[k] = [x for x in cands[k] if x[0] != exclude[c]] or cands[k]
-            first = (prefer or {}).get(c)
-            if first is not None and any(m == first for m, _ in cands[k]):
-                cands[k] = ([x for x in cands[k] if x[0] == first]
-                            + [x for x in cands[k] if x[0] != first])
+    def _choose(self, t, y, disc, log, cands):
+        """Choose the modes of the points in ``cands`` (point -> candidates (mode, direction,
+        role), in the order of preference) together, the other points keeping theirs: each
+        combination is solved and kept if every point's conditions hold (a "forced" candidate
+        always does); among several the preference order decides, point by point (a single
+        point: the first consistent of its list).  Updates the points' bookkeeping (re-arming,
+        bristles) and returns the new discrete state."""
+        pts = sorted(cands)
+        _, out0 = self.evaluate(t, y, disc)
+        vals = {c: self.contact_values(out0, c) for c in pts}
+        lists = []
+        for c in pts:
+            lst = list(cands[c])
+            if self.laws[c].uses_direction and sum(m == SLIP for m, _, r in lst) == 2:
+                d_stick = self._stick_direction(c, t, y, disc, pts, cands, vals)
+                lst.sort(key=lambda x: x[0] == SLIP and x[1] != d_stick)
+            lists.append(lst)
+        painleve = {}
 
         def trial(combo):
             d = disc.copy()
-            for c, (mode, sgn) in zip(pts, combo):
+            for c, (mode, sgn, _) in zip(pts, combo):
                 d[4 * c] = mode
                 d[4 * c + K.D_DIR] = sgn
-                d[4 * c + K.D_SSTAR] = vals[c]["s"]
+                if mode == STICK:
+                    d[4 * c + K.D_SSTAR] = vals[c]["s"]
             return d, self.evaluate(t, y, d)[1]
 
         def consistent(combo, res):
-            # judged on the forces the phase will integrate (with the stabilisation), which its
-            # events watch; a free point above its obstacle (a drift of ~1e-9 m) may stay free
             d, o = res
+            rank_short = o[K.O_RANK] < self._rows_of(d)
             ok = []
-            for c, (mode, sgn) in zip(pts, combo):
-                v = vs = self.contact_values(o, c)
+            for c, (mode, sgn, role) in zip(pts, combo):
+                v = self.contact_values(o, c)
                 law = self.laws[c]
-                if mode == FREE:
-                    ok.append(v["a_n"] >= -A_TOL or vals[c]["v_n"] > VN_TOL or v["gap"] > 0.0)
+                N_ok = v["N"] > 0.0 or (rank_short and v["N"] == 0.0)
+                if role == "forced":
+                    ok.append(True)
+                elif mode == FREE:
+                    target = -2.0 * self.system.chi * v["v_n"] - self.system.beta ** 2 * v["gap"]
+                    ok.append(v["a_n"] >= target)
                 elif mode == STICK:
-                    ok.append(v["N"] >= -N_FLOOR
-                              and abs(vs["F_t"]) <= law.mu_lim * vs["N"] * (1 + 1e-12) + N_FLOOR)
-                elif mode == SLIP:
-                    small = abs(vals[c]["v_t"]) <= law.Dv
-                    ok.append(v["N"] >= -N_FLOOR and (not small or sgn * vs["a_t"] >= -A_TOL))
+                    ok.append(N_ok and abs(v["F_t"]) <= law.mu_lim * v["N"])
                 else:
-                    ok.append(v["N"] >= -N_FLOOR)
+                    margin_ok = v["margin"] > K.PAINLEVE_MIN
+                    if not margin_ok and role == "onset":
+                        painleve[c] = v
+                    good = N_ok and margin_ok
+                    if mode == SLIP and law.uses_direction and role != "onset":
+                        good = good and sgn * v["a_t"] >= 0.0
+                    ok.append(good)
             return ok
 
-        sel = select_modes(cands, trial, consistent)
+        def painleve_stop(c):
+            v = painleve[c]
+            return _PainleveAtOnset(
+                f"Painleve singularity at the contact onset of point {self.names[c]!r} at "
+                f"t = {t:.9g} s: the slip solve's margin 1 + c S12/S11 = {v['margin']:.3g} "
+                f"(friction ratio {v['ratio']:.4g}, v_t = {v['v_t']:.4g} m/s), so the normal "
+                f"force does not follow from the state", c)
+
+        try:
+            sel = select_modes(lists, trial, consistent)
+        except InconsistentContacts:
+            if painleve:
+                raise painleve_stop(next(iter(painleve))) from None
+            raise
+        combo, (d, o) = sel.combo, sel.result
+        for c, (mode, _, role) in zip(pts, combo):
+            if c in painleve and role != "onset":
+                raise painleve_stop(c)
         log.n_selections += 1
         log.n_ambiguous += int(sel.ambiguous)
-        combo, (d, o) = sel.combo, sel.result
-        if o[K.O_RANK] < _rows(combo) and sel.ambiguous:
-            # redundant constraints (their multipliers are not unique): the first consistent
-            # combination, in the same priority order, whose constraints are independent and
-            # which holds without a tolerance (a body resting on two points otherwise "slips"
-            # at rest on one point, held at its friction limit by the other, or lets one point
-            # go free that falls back at once: either reopens at the first disturbance)
-            for other in sel.consistent_combos:
-                d2, o2 = trial(other)
-                if (o2[K.O_RANK] >= _rows(other)
-                        and not self._held_by_tolerance(other, pts, vals, o2)):
-                    combo, d = other, d2
-                    break
-        if _rows(combo) > self.evaluate(t, y, d)[1][K.O_RANK]:
+        if _rows(combo) > o[K.O_RANK]:
             log.n_redundant += 1
-        for c, (mode, _) in zip(pts, combo):
+        for c, (mode, sgn, role) in zip(pts, combo):
+            if mode in (FREE, STICK):
+                y[2 * self.nq + c] = 0.0          # no bristle state in flight or in stick
+            if mode == FREE:
+                self.last_sep[c] = t
+                self.floor[c] = math.nan
+            if mode == SLIP and role == "onset":
+                self.armed[c] = True
+            elif mode == SLIP and role == "":
+                self.armed[c] = abs(vals[c]["v_t"]) > self.laws[c].Dv
             log.events.append((t, self.names[c], "selection", K.MODE_NAMES[mode]))
         return d
+
+    def _stick_direction(self, c, t, y, disc, pts, cands, vals):
+        """-sgn(F_t) of point ``c``'s stick trial (the others at their first candidate): the slip
+        direction the selection prefers among consistent ones."""
+        d = disc.copy()
+        for p in pts:
+            mode, sgn, _ = (STICK, 0.0, "") if p == c else cands[p][0]
+            d[4 * p], d[4 * p + K.D_DIR] = mode, sgn
+            if mode == STICK:
+                d[4 * p + K.D_SSTAR] = vals[p]["s"]
+        F = self.contact_values(self.evaluate(t, y, d)[1], c)["F_t"]
+        return -math.copysign(1.0, F) if F else 1.0
+
+
+class _PainleveAtOnset(Exception):
+    def __init__(self, message, point):
+        super().__init__(message)
+        self.point = point

@@ -210,14 +210,22 @@ class SystemArrays(NamedTuple):
 @dataclass(frozen=True)
 class System:
     """Bodies (parents before children), obstacles and contact points; ``chi``, ``beta`` [1/s] the
-    Baumgarte coefficients of the constraint contacts."""
+    Baumgarte coefficients of the constraint contacts; ``recontact_tolerance`` [m] how far a free
+    constraint point that rests at zero gap (after a separation or a micro-impact) may sink below
+    it before it counts as landing again (1e-12 m: round-off of the constraint's drift, not a
+    physical depth; a case that needs more says why)."""
     bodies: tuple
     obstacles: tuple = ()
     contacts: tuple = ()
     chi: float = 10.0
     beta: float = 1000.0
+    recontact_tolerance: float = 1e-12
 
     def __post_init__(self):
+        tol = self.recontact_tolerance
+        if not (isinstance(tol, (int, float)) and 0.0 < tol <= 1e-6):
+            raise ValueError(f"parameter 'recontact_tolerance' = {tol!r} is invalid: valid range is "
+                             f"(0, 1e-6] m")
         names = [b.name for b in self.bodies]
         if not 1 <= len(names) <= NB_MAX:
             raise ValueError(f"parameter 'bodies' has {len(names)} bodies: valid range is "
@@ -233,6 +241,10 @@ class System:
                 if not 0.0 <= b.joint.x <= L:
                     raise ValueError(f"parameter 'x' = {b.joint.x!r} of the hinge of {b.name!r} is "
                                      f"invalid: valid range is [0, {L}] m (the parent's length)")
+                if b.beam.tau_d != 0.0:
+                    raise ValueError(f"parameter 'tau_d' = {b.beam.tau_d!r} of body {b.name!r} is "
+                                     f"invalid on a hinge to another body: valid is 0 (a drive "
+                                     f"torque acts on a body hinged to the ground or free)")
             elif not isinstance(b.joint, (GroundHinge, FreeJoint)):
                 raise TypeError(f"body {b.name!r}: joint {b.joint!r} is not a GroundHinge, Hinge or "
                                 f"FreeJoint")
@@ -282,11 +294,12 @@ class System:
         return _beam_model(self.body(name).beam)
 
     def initial_state(self) -> np.ndarray:
-        """y0 = [q, q', z, W_N, W_F, W_d]: the bodies' initial angles, rates and frame origins."""
+        """y0 = [q, q', z, W_N, W_F, W_d, W_tau]: the bodies' initial angles, rates and frame
+        origins."""
         names, offs = self.coordinates()
         nq = len(names)
         nc = len(self.contacts)
-        y = np.zeros(2 * nq + 3 * nc + 1)
+        y = np.zeros(2 * nq + 3 * nc + 2)
         for b, (ir, ith, nf) in zip(self.bodies, offs):
             y[ith] = b.theta0
             y[nq + ith] = b.theta_dot0
@@ -346,7 +359,7 @@ class System:
             # padded to NB_MAX entries, so that every system up to NB_MAX bodies has one type and
             # is compiled once (the padding is never read)
             bodies=tuple(arrs + [arrs[0]] * (NB_MAX - len(arrs))),
-            bpar=c(np.array([m.kernel_params(tau_d=0.0) for m in models]).reshape(-1, NPAR)),
+            bpar=c(np.array([m.kernel_params() for m in models]).reshape(-1, NPAR)),
             bint=bint, bflt=bflt, pint=pint, pflt=pflt, cint=cint, cflt=cflt, laddr=laddr, lpar=lpar,
             oflt=c(oflt if len(oflt) else np.zeros((1, 4))),
             gflt=np.array([self.chi, self.beta], float), nq=len(names), nmax=nmax)
