@@ -326,3 +326,25 @@ def test_summary_lists_each_bodys_frame_free_motion():
         for k in ("r_cm", "v_cm", "omega_mean"):
             assert len(b[k]) == len(times)
             np.testing.assert_array_equal(np.array(b[k]), h[f"{b['name']}.{k}"])
+
+
+def test_paper_case_summary_lists_the_beams_frame_free_motion():
+    """The single-beam solver's summary (case 3.2) lists the same three keys for its one body:
+    r_cm is the mean of the material points (60-point Gauss rule, the positions of
+    flexlib.bodies.beam.BeamModel.positions), and a rigid beam's omega_mean is its theta'."""
+    import flexlib as fl
+    from flexlib.bodies.beam import BeamModel
+    times = [0.05, 0.15, 0.25]
+    for n in (3, 0):
+        res = fl.simulate(fl.paper_case("3.2").with_(n_modes=n), "frictionless", 0.3)
+        (b,) = res.summary(times)["samples"]["bodies"]
+        model = BeamModel(res.case.beam)
+        xg, wg = np.polynomial.legendre.leggauss(60)
+        xs, ws = 0.5 * (xg + 1.0) * model.mi.L, 0.5 * wg
+        st = model.station_data(xs)
+        q = np.column_stack([res.sample(times, "theta"), res.sample(times, "B").reshape(3, -1)])
+        com = [ws @ model.positions(qk, st) for qk in q]
+        np.testing.assert_allclose(b["r_cm"], com, rtol=0, atol=1e-13)
+        assert len(b["v_cm"]) == len(b["omega_mean"]) == len(times)
+        if n == 0:
+            np.testing.assert_allclose(b["omega_mean"], b["theta_dot"], rtol=1e-13)

@@ -358,8 +358,10 @@ def _root_clamped(model, **params):
 
 
 def _end_coupling(n_modes, clamp="centre"):
-    system, solver = (_root_clamped if clamp == "root" else build)("falling-beam", "frictionless",
-                                                                   n_modes=n_modes, h0=0.0)
+    if clamp == "root":
+        system, solver = _root_clamped("frictionless", n_modes=n_modes, h0=0.0)
+    else:
+        system, solver = build("falling-beam", "frictionless", n_modes=n_modes, h0=0.0)
     sim = SystemSimulator(system, 0.1, solver)
     return sim.delassus(system.initial_state(), [0, 1])[1]
 
