@@ -71,7 +71,9 @@ class SystemResult:
         Y = self.sample(times)
         idx = self._phase_at(times)
         discs = [self.phases[i].disc for i in idx]
-        return self._named(times, Y, idx, self._outputs(times, Y, discs))
+        h = self._named(times, Y, idx, self._outputs(times, Y, discs))
+        h.update(self.mean_motion(Y, h))
+        return h
 
     def _named(self, times, Y, idx, outs):
         discs = [self.phases[i].disc for i in idx]
@@ -88,7 +90,6 @@ class SystemResult:
         for i, b in enumerate(self.system.bodies):
             h[f"{b.name}.R"] = R[:, i]
             h[f"{b.name}.R_dot"] = Rd[:, i]
-        h.update(self.mean_motion(Y, R, Rd))
         for c, name in enumerate(self.contact_names):
             o = K.O_C0 + K.NOC * c
             for j, key in enumerate(K.OC_NAMES):
@@ -119,15 +120,18 @@ class SystemResult:
             Rd[k] = ws[1]
         return R, Rd
 
-    def mean_motion(self, Y, R=None, Rd=None) -> dict:
+    def mean_motion(self, Y, h=None) -> dict:
         """Per body, at the states ``Y``: ``{name}.r_cm`` (n, 2) [m] its centre of mass,
         ``.v_cm`` (n, 2) [m/s] its velocity and ``.omega_mean`` (n,) [rad/s] its mean angular
         velocity (angular momentum about the centre of mass over the moment of inertia about it,
         of the deformed body; :func:`flexlib.bodies.beam.mean_motion`).  They do not depend on
-        the body's frame.  ``R``, ``Rd``: the frame origins, if already known."""
+        the body's frame.  ``h``: the histories of ``Y`` with the frame origins, if already known."""
         from ..bodies.beam import mean_motion
-        if R is None:
+        if h is None:
             R, Rd = self.frame_origins(Y)
+        else:
+            R = np.stack([h[f"{b.name}.R"] for b in self.system.bodies], axis=1)
+            Rd = np.stack([h[f"{b.name}.R_dot"] for b in self.system.bodies], axis=1)
         c = np.ascontiguousarray
         _, offs = self.system.coordinates()
         out = {}
