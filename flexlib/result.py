@@ -226,7 +226,22 @@ class SimulationResult:
         return dict(t=st.tolist(), theta=theta, theta_dot=theta_dot,
                     tip_y=self.sample(st, "tip_Y").tolist(),
                     bodies=[dict(name="beam", theta=theta, theta_dot=theta_dot, R=origin,
-                                 R_dot=origin)])
+                                 R_dot=origin, **self.mean_motion_at(st))])
+
+    def mean_motion_at(self, times) -> dict:
+        """The beam's centre of mass ``r_cm`` [m], its velocity ``v_cm`` [m/s] and its mean
+        angular velocity ``omega_mean`` [rad/s] at ``times`` (lists, for JSON): the quantities
+        every body of a multibody case reports (:func:`flexlib.bodies.beam.mean_motion`)."""
+        from .bodies.beam import BeamModel, mean_motion
+        st = np.asarray(times, float).reshape(-1)
+        h = self.history(st)
+        model = BeamModel(self.case.beam)
+        cols = [("theta", "B", "C"), ("theta_dot", "B_dot", "C_dot")]
+        Q, Qd = (np.ascontiguousarray(np.column_stack(
+            [h[k].reshape(len(st), -1) for k in keys if k in h])) for keys in cols)
+        zero = np.zeros((len(st), 2))
+        mm = mean_motion(Q, Qd, zero, zero, model.kernel_arrays())
+        return dict(r_cm=mm[:, :2].tolist(), v_cm=mm[:, 2:4].tolist(), omega_mean=mm[:, 4].tolist())
 
     def summary(self, sample_times=None) -> dict:
         """The JSON summary of the command line (names are stable; see README)."""

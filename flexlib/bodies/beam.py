@@ -23,7 +23,9 @@ The body's functions (what a second body would provide):
 * the potential energies V_E, V_A, V_G (:func:`potential_energies`); the kinetic energy
   T = 1/2 q'^T M q' is evaluated by the right-hand side (:func:`flexlib.solver.kernel.phase_eval_into`);
 * the tip and energy histories of a run (:func:`sample_kinematics`) and the material points of
-  the whole beam (:func:`material_points_into`, for the interior-contact check).
+  the whole beam (:func:`material_points_into`, for the interior-contact check);
+* the body's frame-free motion, its centre of mass, the centre's velocity and the mean angular
+  velocity, by quadrature over its material points (:func:`mean_motion`).
 
 :class:`BeamModel` holds the modal integrals, hands them to the compiled code and gives a
 readable API over it (:meth:`~BeamModel.mass_matrix`, :meth:`~BeamModel.generalized_forces`,
@@ -47,10 +49,10 @@ from .._jit import compiled, hot, inlined
 from ..solver.layout import P_G0, P_J_OB, P_L, P_RX0, P_TAU, pack_params
 from ..solver.linalg import dot_at, mv_at, quad_at, quad_flat
 from .bases import basis_of
-from .modes import ModalIntegrals, axial_shapes, modal_integrals
+from .modes import ModalIntegrals, axial_of, modal_integrals
 from ..params import BeamParams
 
-__all__ = ["BeamModel", "KernelArrays", "rotation"]
+__all__ = ["BeamModel", "KernelArrays", "rotation", "mean_motion"]
 
 
 class KernelArrays(NamedTuple):
@@ -462,6 +464,85 @@ def sample_kinematics(Y, par, arrs):
 
 
 
+@compiled
+def mean_motion(Qb, Qdb, R, Rd, arrs):
+    """The frame-free motion of a body at m samples: an array (m, 5) with its centre of mass
+    r_cm (x, y) [m], its velocity v_cm (x, y) [m/s] and its mean angular velocity
+    omega_mean = H_cm / I_cm [rad/s] (the angular momentum about the centre of mass over the
+    moment of inertia about it, both of the deformed body).
+
+    ``Qb``, ``Qdb`` (m, 1 + N + Na) the body's [theta, B, C] and rates, ``R``, ``Rd`` (m, 2) its
+    frame origin and rate.  By the quadrature of the body's modal data ``arrs``
+    (:class:`KernelArrays`: nodes x_k, weights w_k rho S, Phi, H, Psi at the
+    nodes) over its material points r_k = R + W p(x_k) and their velocities
+    v_k = R' + W (p'(x_k) + theta' I~ p(x_k)): m = sum w_k, r_cm = sum w_k r_k / m, likewise
+    v_cm, H_cm = sum w_k (r_k - r_cm) x (v_k - v_cm), I_cm = sum w_k |r_k - r_cm|^2."""
+    n = arrs.Phi_L.shape[0]
+    na = arrs.Psi_L.shape[0]
+    K = arrs.xk.shape[0]
+    ns = Qb.shape[0]
+    out = np.empty((ns, 5))
+    P = np.empty((K, 2))
+    V = np.empty((K, 2))
+    for k in range(ns):
+        th = Qb[k, 0]
+        thd = Qdb[k, 0]
+        c = math.cos(th)
+        s = math.sin(th)
+        m = 0.0
+        cx = 0.0
+        cy = 0.0
+        vx = 0.0
+        vy = 0.0
+        for j in range(K):
+            bhb = 0.0
+            bhbd = 0.0
+            py = 0.0
+            pdy = 0.0
+            for i in range(n):
+                hb = 0.0
+                for l in range(n):
+                    hb += arrs.Hk[j, i * n + l] * Qb[k, 1 + l]
+                bhb += Qb[k, 1 + i] * hb
+                bhbd += Qdb[k, 1 + i] * hb
+                py += arrs.Phik[j, i] * Qb[k, 1 + i]
+                pdy += arrs.Phik[j, i] * Qdb[k, 1 + i]
+            px = arrs.xk[j] - 0.5 * bhb
+            pdx = -bhbd
+            for a in range(na):
+                px += arrs.Psik[j, a] * Qb[k, 1 + n + a]
+                pdx += arrs.Psik[j, a] * Qdb[k, 1 + n + a]
+            ux = pdx - thd * py
+            uy = pdy + thd * px
+            P[j, 0] = R[k, 0] + c * px - s * py
+            P[j, 1] = R[k, 1] + s * px + c * py
+            V[j, 0] = Rd[k, 0] + c * ux - s * uy
+            V[j, 1] = Rd[k, 1] + s * ux + c * uy
+            w = arrs.wk[j]
+            m += w
+            cx += w * P[j, 0]
+            cy += w * P[j, 1]
+            vx += w * V[j, 0]
+            vy += w * V[j, 1]
+        cx /= m
+        cy /= m
+        vx /= m
+        vy /= m
+        h = 0.0
+        inertia = 0.0
+        for j in range(K):
+            dx = P[j, 0] - cx
+            dy = P[j, 1] - cy
+            h += arrs.wk[j] * (dx * (V[j, 1] - vy) - dy * (V[j, 0] - vx))
+            inertia += arrs.wk[j] * (dx * dx + dy * dy)
+        out[k, 0] = cx
+        out[k, 1] = cy
+        out[k, 2] = vx
+        out[k, 3] = vy
+        out[k, 4] = h / inertia
+    return out
+
+
 def rotation(theta: float) -> np.ndarray:
     """W(theta), eq (6): floating-frame components to inertial components."""
     c, s = math.cos(theta), math.sin(theta)
@@ -469,14 +550,18 @@ def rotation(theta: float) -> np.ndarray:
 
 
 class BeamModel:
-    """Precomputed beam model.  Build once per parameter set; all methods are pure in (q, q')."""
+    """Precomputed beam model.  Build once per parameter set; all methods are pure in (q, q').
 
-    def __init__(self, beam: BeamParams | None = None):
+    ``clamp``: where the basis's functions are clamped, ``"root"`` (x = 0, the hinged beam) or
+    ``"centre"`` (x = L/2, a free body; :mod:`flexlib.bodies.basis_centre`)."""
+
+    def __init__(self, beam: BeamParams | None = None, clamp: str = "root"):
         if beam is not None and not isinstance(beam, BeamParams):
             raise TypeError(f"BeamModel expects a BeamParams (or None for the paper's beam), got "
                             f"{type(beam).__name__} {beam!r:.60}; for a Case use BeamModel(case.beam)")
         self.params = beam if beam is not None else BeamParams()
-        self.basis = basis_of(self.params)
+        self.clamp = clamp
+        self.basis = basis_of(self.params, clamp)
         self.mi: ModalIntegrals = modal_integrals(self.params, self.basis)
         self.n = self.mi.n
         self.na = self.mi.na
@@ -558,7 +643,7 @@ class BeamModel:
         phi = self.basis.shapes(xs)[0]
         H = self.basis.coupling(xs)
         if self.na:
-            return xs, phi, H, axial_shapes(xs, self.mi.L, self.na)[0]
+            return xs, phi, H, axial_of(self.basis, xs, self.mi.L, self.params.axial_modes)[0]
         return xs, phi, H
 
     def positions(self, q, stations) -> np.ndarray:
@@ -577,7 +662,8 @@ class BeamModel:
     # ------------------------------------------------------------------ frequencies
     def natural_frequencies(self) -> np.ndarray:
         """Clamped-free bending frequencies (rad/s), ascending: the generalized eigenvalues of the
-        basis's stiffness K2 and mass M2 (the hinge held, no rotation, no gravity).  Exact for the
+        basis's stiffness K2 and mass M2 (the hinge held, no rotation, no gravity; with the
+        centre clamp, those of the beam clamped at its centre, each value twice).  Exact for the
         modal basis (its functions are the eigenfunctions); upper bounds of the exact values for
         the finite-element and partitioned bases (Rayleigh-Ritz)."""
         from scipy.linalg import eigh   # lazily: the simulator does not need SciPy

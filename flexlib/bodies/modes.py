@@ -17,7 +17,7 @@ import numpy as np
 
 from ..params import BeamParams
 
-__all__ = ["cantilever_roots", "mode_shapes", "axial_shapes", "coupling_shape", "ModalBasis",
+__all__ = ["cantilever_roots", "mode_shapes", "axial_shapes", "axial_of", "coupling_shape", "ModalBasis",
            "ModalIntegrals", "modal_integrals", "TENSOR_ROUTE_MAX"]
 
 # The tensor route (the tensors T3 and T4 have N^3 and N^4 entries, and its work per evaluation
@@ -91,6 +91,14 @@ def axial_shapes(x, L: float, na: int):
     k = (2.0 * np.arange(1, na + 1) - 1.0) * math.pi / (2.0 * L)
     a = np.outer(x, k)
     return math.sqrt(2.0) * np.sin(a), math.sqrt(2.0) * k * np.cos(a)
+
+
+def axial_of(basis, x, L: float, na: int):
+    """(Psi, Psi') of the axial functions of ``basis`` at ``x``: the basis's own (a basis with a
+    method ``axial(x, na)``, e.g. the centre-clamped one, :mod:`flexlib.bodies.basis_centre`), else
+    the ``na`` fixed-free bar modes from x = 0 (:func:`axial_shapes`)."""
+    own = getattr(basis, "axial", None)
+    return own(x, na) if own is not None else axial_shapes(x, L, na)
 
 
 @dataclass
@@ -247,10 +255,10 @@ def modal_integrals(beam: BeamParams, basis=None) -> ModalIntegrals:
         C = (MV * (2.0 * beam.zeta * np.sqrt(np.clip(w2, 0.0, None)))) @ MV.T
     else:
         C = np.zeros((n, n))
-    na = int(getattr(beam, "axial_modes", 0))
     EA = beam.E * beam.S
-    Psi, dPsi = axial_shapes(x, L, na)
-    Psi_L = axial_shapes([L], L, na)[0][0]
+    Psi, dPsi = axial_of(basis, x, L, int(getattr(beam, "axial_modes", 0)))
+    na = Psi.shape[1]
+    Psi_L = axial_of(basis, [L], L, int(getattr(beam, "axial_modes", 0)))[0][0]
     K_A = EA * (w * dPsi.T) @ dPsi
     M_A = (ws * Psi.T) @ Psi
     Psibar = ws @ Psi

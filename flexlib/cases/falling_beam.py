@@ -8,7 +8,10 @@ half-plane Y <= 0.  Its contact points are material points given as fractions of
 both ends).  Flat (theta0 = 0) both ends land together: a simultaneous two-point impact; tilted,
 one end lands first and the beam pivots on it until the other lands.  With interior points the
 flexible beam's sagging middle touches the ground too.  The default model is hybrid Coulomb
-with mu_d = mu_s = 0.3.
+with mu_d = mu_s = 0.3.  As a free body the beam's basis is clamped at its centre, so that its
+two ends are alike (:mod:`flexlib.bodies.basis_centre`; ``n_modes`` modes per half, or an even
+number of ``elements``); ``h0`` and ``theta0`` place the end x = 0, and the results give the
+centre of mass and the mean angular velocity beside the frame's angle.
 """
 from __future__ import annotations
 

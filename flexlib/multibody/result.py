@@ -63,14 +63,17 @@ class SystemResult:
 
     def history(self, times) -> dict:
         """Named histories at ``times`` [s]: per body ``{name}.theta`` [rad], ``.theta_dot``
-        [rad/s], ``.R`` and ``.R_dot`` (n, 2) [m, m/s], ``.q`` (deformation coordinates); per point
+        [rad/s], ``.R`` and ``.R_dot`` (n, 2) [m, m/s], ``.q`` (deformation coordinates), ``.r_cm``,
+        ``.v_cm`` and ``.omega_mean`` (:meth:`mean_motion`); per point
         ``{point}.gap``, ``.v_n``, ``.v_t``, ``.N``, ``.F_t``, ``.mode``; and ``T``, ``V_E``, ``V_G``,
         ``E`` [J]."""
         times = np.atleast_1d(np.asarray(times, float))
         Y = self.sample(times)
         idx = self._phase_at(times)
         discs = [self.phases[i].disc for i in idx]
-        return self._named(times, Y, idx, self._outputs(times, Y, discs))
+        h = self._named(times, Y, idx, self._outputs(times, Y, discs))
+        h.update(self.mean_motion(Y, h))
+        return h
 
     def _named(self, times, Y, idx, outs):
         discs = [self.phases[i].disc for i in idx]
@@ -117,6 +120,29 @@ class SystemResult:
             R[k] = ws[0]
             Rd[k] = ws[1]
         return R, Rd
+
+    def mean_motion(self, Y, h=None) -> dict:
+        """Per body, at the states ``Y``: ``{name}.r_cm`` (n, 2) [m] its centre of mass,
+        ``.v_cm`` (n, 2) [m/s] its velocity and ``.omega_mean`` (n,) [rad/s] its mean angular
+        velocity (angular momentum about the centre of mass over the moment of inertia about it,
+        of the deformed body; :func:`flexlib.bodies.beam.mean_motion`).  They do not depend on
+        the body's frame.  ``h``: the histories of ``Y`` with the frame origins, if already known."""
+        from ..bodies.beam import mean_motion
+        if h is None:
+            R, Rd = self.frame_origins(Y)
+        else:
+            R = np.stack([h[f"{b.name}.R"] for b in self.system.bodies], axis=1)
+            Rd = np.stack([h[f"{b.name}.R_dot"] for b in self.system.bodies], axis=1)
+        c = np.ascontiguousarray
+        _, offs = self.system.coordinates()
+        out = {}
+        for i, (b, (ir, ith, nf)) in enumerate(zip(self.system.bodies, offs)):
+            mm = mean_motion(c(Y[:, ith:ith + 1 + nf]), c(Y[:, self.nq + ith:self.nq + ith + 1 + nf]),
+                             c(R[:, i]), c(Rd[:, i]), self.sim.S.bodies[i])
+            out[f"{b.name}.r_cm"] = mm[:, :2]
+            out[f"{b.name}.v_cm"] = mm[:, 2:4]
+            out[f"{b.name}.omega_mean"] = mm[:, 4]
+        return out
 
     def points(self, body: str, xs, Y) -> np.ndarray:
         """Inertial positions (len(Y), len(xs), 2) [m] of the material points ``xs`` of ``body``."""
@@ -244,12 +270,16 @@ class SystemResult:
     # ------------------------------------------------------------------ summary
     def summary(self, times=None) -> dict:
         """A JSON-ready dict: the run, ``samples.bodies`` (a list in the system's body order of
-        {name, theta, theta_dot, R, R_dot}), the impacts (each naming its ``contact``) and the audit."""
+        {name, theta, theta_dot, R, R_dot, r_cm, v_cm, omega_mean}: the frame's angle, rate, origin
+        and its rate, and the frame-free centre of mass, its velocity and the mean angular velocity
+        of :meth:`mean_motion`), the impacts (each naming its ``contact``) and the audit."""
         times = np.linspace(0.0, self.t_end, 11) if times is None else np.asarray(times, float)
         h = self.history(times)
         bodies = [dict(name=b.name, theta=h[f"{b.name}.theta"].tolist(),
                        theta_dot=h[f"{b.name}.theta_dot"].tolist(), R=h[f"{b.name}.R"].tolist(),
-                       R_dot=h[f"{b.name}.R_dot"].tolist()) for b in self.system.bodies]
+                       R_dot=h[f"{b.name}.R_dot"].tolist(),
+                       **{k: h[f"{b.name}.{k}"].tolist() for k in ("r_cm", "v_cm", "omega_mean")})
+                  for b in self.system.bodies]
         imp = [{k: (None if isinstance(v, float) and not math.isfinite(v) else v)
                 for k, v in r.items()} for r in self.impacts]
         return dict(t_end=self.t_end, wall_time=self.wall_time,

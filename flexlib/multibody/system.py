@@ -57,7 +57,13 @@ class FreeJoint:
 @dataclass(frozen=True)
 class Body:
     """A beam in a floating frame.  ``theta0`` [rad], ``theta_dot0`` [rad/s] its initial angle and
-    rate; a free body also starts at ``origin`` [m] with ``origin_rate`` [m/s]; deformations start at 0."""
+    rate; a free body also starts at ``origin`` [m] with ``origin_rate`` [m/s] (the position and
+    velocity of its end x = 0, the undeformed beam's axis at ``theta0``); deformations start at 0.
+
+    ``clamp`` says where the basis's functions are clamped and so which tangent is the frame's
+    axis (:func:`flexlib.bodies.bases.basis_of`): ``"auto"`` (default) is ``"centre"`` for a free
+    body, so that its two ends are alike (:mod:`flexlib.bodies.basis_centre`), and ``"root"`` (the
+    end x = 0, where a hinge holds the body) otherwise.  A hinged body needs ``"root"``."""
     name: str
     beam: BeamParams = field(default_factory=BeamParams)
     joint: object = field(default_factory=GroundHinge)
@@ -65,6 +71,23 @@ class Body:
     theta_dot0: float = 0.0
     origin: tuple = (0.0, 0.0)
     origin_rate: tuple = (0.0, 0.0)
+    clamp: str = "auto"
+
+    def __post_init__(self):
+        if self.clamp not in ("auto", "root", "centre"):
+            raise ValueError(f"parameter 'clamp' = {self.clamp!r} of body {self.name!r} is invalid: "
+                             f"valid range is one of 'auto', 'root', 'centre'")
+        if self.clamp == "centre" and not isinstance(self.joint, FreeJoint):
+            raise ValueError(f"parameter 'clamp' = 'centre' of body {self.name!r} is invalid with "
+                             f"its joint {self.joint!r}: valid range is 'auto' or 'root' (a hinge "
+                             f"holds the frame origin, the material point x = 0)")
+
+    @property
+    def frame_clamp(self) -> str:
+        """Where this body's basis is clamped: ``"root"`` or ``"centre"``."""
+        if self.clamp == "auto":
+            return "centre" if isinstance(self.joint, FreeJoint) else "root"
+        return self.clamp
 
 
 @dataclass(frozen=True)
@@ -248,6 +271,8 @@ class System:
             elif not isinstance(b.joint, (GroundHinge, FreeJoint)):
                 raise TypeError(f"body {b.name!r}: joint {b.joint!r} is not a GroundHinge, Hinge or "
                                 f"FreeJoint")
+            if b.frame_clamp == "centre":
+                self.model(b.name)          # the centre clamp's own checks of the basis, now
         obs = [o.name for o in self.obstacles]
         if len(self.contacts) > NC_MAX:
             raise ValueError(f"parameter 'contacts' has {len(self.contacts)} points: valid range is "
@@ -291,7 +316,8 @@ class System:
 
     def model(self, name: str) -> BeamModel:
         """The :class:`flexlib.bodies.beam.BeamModel` of body ``name`` (cached per beam)."""
-        return _beam_model(self.body(name).beam)
+        b = self.body(name)
+        return _beam_model(b.beam, b.frame_clamp)
 
     def initial_state(self) -> np.ndarray:
         """y0 = [q, q', z, W_N, W_F, W_d, W_tau]: the bodies' initial angles, rates and frame
@@ -368,10 +394,10 @@ class System:
 _MODELS: dict = {}
 
 
-def _beam_model(beam: BeamParams) -> BeamModel:
-    key = repr(beam)
+def _beam_model(beam: BeamParams, clamp: str) -> BeamModel:
+    key = (repr(beam), clamp)
     if key not in _MODELS:
-        _MODELS[key] = BeamModel(beam)
+        _MODELS[key] = BeamModel(beam, clamp)
     return _MODELS[key]
 
 
