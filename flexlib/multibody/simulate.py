@@ -40,6 +40,7 @@ GAP_TOL = 1e-9        # m: a free point this close to its obstacle, not leaving 
 VN_TOL = 1e-6         # m/s: a normal velocity below this (in magnitude) is zero
 N_FLOOR = 1e-9        # N: a redundant closed point carrying N = 0 separates at N = -N_FLOOR
 MAX_STALLED = 50      # events in a row without time advancing stop the run (a switching loop)
+T_SIMULTANEOUS = 1e-10  # s: another point's event this close after a located one is simultaneous
 
 
 class SystemSimulationError(RuntimeError):
@@ -206,6 +207,7 @@ class SystemSimulator:
         atol[2 * self.nq:2 * self.nq + self.nc] *= 1e-4      # the bristle deflections z ~ 1e-5 m
         _, out = self.evaluate(t, y, disc)         # the phase's start
         active, direction, eoff, t_stop = self._events(t, out, disc)
+        self._watched = (active, direction, eoff)
         res = self._integrate(float(t), y, float(t_stop), 0, 0, 0, disc, self.S,
                               max(s.rtol, 1e-13), atol, float(max_step), 0.0, active, direction,
                               np.zeros(4), eoff, int(s.max_steps_phase), True)
@@ -328,6 +330,7 @@ class SystemSimulator:
                 fired.setdefault(c, set()).add(kind)
         if not fired:
             return y, disc
+        self._simultaneous(t, y, disc, fired, log)
         y = y.copy()
         cands = {}
         for c, kinds in fired.items():
@@ -373,6 +376,25 @@ class SystemSimulator:
         except _PainleveAtOnset as exc:
             raise self._error(str(exc), t, disc, [exc.point], log, wall0) from None
         return y, disc
+
+    def _simultaneous(self, t, y, disc, fired, log):
+        """Add to ``fired`` the events of the other constraint points that cross zero within
+        T_SIMULTANEOUS after t (on the phase's own slope): events that coincide in exact
+        arithmetic, e.g. both ends of a symmetric body stopping at once, are located a few
+        round-offs apart, and handled one after the other they would be decided one point at a
+        time (the first to stick would decide the other's mode), so they are decided together.
+        A point whose own event fired is left as it is: a one-point run is not changed."""
+        active, direction, eoff = self._watched
+        dy, out = self.evaluate(t, y, disc)
+        _, ahead = self.evaluate(t + T_SIMULTANEOUS, y + T_SIMULTANEOUS * dy, disc)
+        for i in np.flatnonzero(active):
+            c, kind = divmod(int(i), K.NEK)
+            if c in fired or self.laws[c].method != "constraint":
+                continue
+            g0, g1 = out[K.O_EV + i] - eoff[i], ahead[K.O_EV + i] - eoff[i]
+            if (g0 > 0.0 >= g1 and direction[i] <= 0.0) or (g0 < 0.0 <= g1 and direction[i] >= 0.0):
+                fired.setdefault(c, set()).add(kind)
+                log.events.append((t, self.names[c], K.EVENT_KINDS[kind], "simultaneous"))
 
     def _bristles_from_stick(self, c, y, v):
         """A LuGre point leaving stick starts its slip with the bristle deflection that carries
