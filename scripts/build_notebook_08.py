@@ -69,7 +69,8 @@ from flexlib.viz import nbtools, plots, widgets
 import numpy as np
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
-plt.rcParams.update({"figure.dpi": 72, "savefig.dpi": 72})
+from flexlib.viz import theme
+theme.use()  # resolution and font sizes of every figure: flexlib/viz/theme.py
 
 LABEL = {m: fl.models.get(m).label for m in fl.models.REGISTRY}
 """),
@@ -219,12 +220,12 @@ for m in ds.model.values:
     print(LABEL[str(m)])
     for K in ds.K.values:
         p = ds.sel(model=m, K=K)
-        print(f"  K = {K:.0e}: duration {1e3 * float(p.duration):.1f} ms, theta after {float(p.theta_after):.3f} rad, "
+        print(f"  K = {fl.text.num(K, 1)}: duration {1e3 * float(p.duration):.1f} ms, theta after {float(p.theta_after):.3f} rad, "
               f"peak N {float(p.peak_N):.3g} N, penetration {1e6 * float(p.max_penetration):.3g} µm, "
               f"energy lost {float(p.energy_lost):.2f} J")
     for e in ds.e_ref.values:
         p = ds.sel(model=m, e_ref=e)
-        print(f"  K = inf ({LABEL[str(p.ref_model.values)]}, e = {e:g}): duration {1e3 * float(p.ref_duration):.1f} ms, "
+        print(f"  K = ∞ ({LABEL[str(p.ref_model.values)]}, e = {e:g}): duration {1e3 * float(p.ref_duration):.1f} ms, "
               f"theta after {float(p.ref_theta_after):.3f} rad, energy lost {float(p.ref_energy_lost):.2f} J")
 """),
     code(r"""
@@ -289,7 +290,7 @@ plt.show()
     checked(r"""
 iv = cr["intervals"][0]
 print(f"hybrid Coulomb, first stick interval: {iv['a']:.4f}-{iv['b']:.4f} s ({1e3 * iv['duration']:.2f} ms), "
-      f"tip moves {1e6 * abs(iv['ds_hybrid']):.1f} µm")
+      f"tip moves {fl.text.num(1e6 * abs(iv['ds_hybrid']), 2, 'µm', zero=0.05)} (to 0.1 µm)")
 print(f"continuous Coulomb over the same time: in contact {100 * iv['contact_continuous']:.0f} % of it "
       f"(from {1e3 * iv['land_delay']:.2f} ms after its start), tip moves {1e6 * iv['ds_continuous']:.0f} µm "
       f"in all and {1e6 * iv['ds_continuous_contact']:.1f} µm while in contact")

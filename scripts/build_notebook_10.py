@@ -36,7 +36,8 @@ from flexlib.cases import simulate, double_pendulum
 import numpy as np
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
-plt.rcParams.update({"figure.dpi": 72, "savefig.dpi": 72})
+from flexlib.viz import theme
+theme.use()  # resolution and font sizes of every figure: flexlib/viz/theme.py
 """),
     md(r"""
 ## The model
@@ -127,7 +128,7 @@ plt.show()
 a, b = first["continuous (Hertz)"], first["constraint, e = 1"]
 ims = [im for im in rc.impacts if im["t_start"] <= a["t_end"]]
 display(Markdown(f'''
-* The Hertz contact is a sequence of {len(ims)} short pulses of {1e3 * min(i["duration"] for i in ims):.2f}–{1e3 * max(i["duration"] for i in ims):.2f} ms,
+* The Hertz contact is a sequence of {len(ims)} short pulses of {fl.text.span(min(i["duration"] for i in ims), max(i["duration"] for i in ims), 2, "s", si=True)},
   not one: link 1 bounces off the stop, its vibration brings B back, and B strikes again. The
   highest pulse reaches {a["peak_normal_force"]:.3g} N.
 * The constraint method replaces each pulse by a velocity jump (triangles: an impulse has no
@@ -196,8 +197,10 @@ plt.show()
     checked(r"""
 for k, r in runs.items():
     au = r.audit()
-    print(f"{k:>20}: energy at 1.5 s {au['E_end']:+.3f} J (E0 = {au['E0']:.1f} J), "
-          f"taken by jumps {au['jump_loss']:+.3f} J, audit residual below 1e-6 J: {au['max_residual'] < 1e-6}")
+    print(f"{k:>20}: energy at 1.5 s {fl.text.num(au['E_end'], 3, 'J', sign=True, zero=5e-4)} "
+          f"(E0 = {fl.text.num(au['E0'], 3, 'J', zero=5e-4)}), taken by jumps "
+          f"{fl.text.num(au['jump_loss'], 3, 'J', sign=True, zero=5e-4)}, audit residual below 1e-6 J: "
+          f"{au['max_residual'] < 1e-6}")
 """),
     md(r"""
 ## Convergence in the number of modes
@@ -327,7 +330,7 @@ display(Markdown(f'''
 * The links swing to the stop in {t_hit:.4f} s; the first impact there is a cluster of short
   contacts ({a["episodes"]} Hertz pulses, {b["episodes"]} / {c["episodes"]} episodes for the constraint method with e = 1 / 0),
   because link 1 vibrates against the stop.
-* The Hertz force peaks at {a["peak_normal_force"]:.3g} N for {1e3 * min(i["duration"] for i in ims):.2f}–{1e3 * max(i["duration"] for i in ims):.2f} ms per pulse; the constraint
+* The Hertz force peaks at {fl.text.num(a["peak_normal_force"], 3, "N", si=True)} for {fl.text.span(min(i["duration"] for i in ims), max(i["duration"] for i in ims), 2, "s", si=True)} per pulse; the constraint
   method takes the same momentum as velocity jumps.
 * The angular rates change within the impact and then oscillate with the links' vibration; the
   deflection at B reaches {1e3 * np.abs(mbp.deflection(rc, "B1", [0.8])).max():.1f} mm over the run (continuous).

@@ -45,6 +45,8 @@ from ..contact import penalty
 from ..bodies.bases import BASES
 from ..params import Case, paper_case
 from ..solver.simulate import SimulationError, canonical_model, simulate
+from ..text import noun, plural
+from . import theme
 
 __all__ = ["panel", "Panel", "PanelDisplay", "SLIDERS", "CHOICES"]
 
@@ -168,7 +170,7 @@ class Panel(PanelDisplay):
         self._moved = None                 # the friction slider moved last while held
         unknown = [f for f in fields if f not in SLIDERS and f not in CHOICES]
         if unknown:
-            raise ValueError(f"unknown panel field(s) {unknown}; valid fields: "
+            raise ValueError(f"unknown panel {noun(len(unknown), 'field')} {unknown}; valid fields: "
                              f"{', '.join([*SLIDERS, *CHOICES])}")
         self.sliders = {f: _make_slider(f, self.t_end if f == "t_end" else _param_value(self.case, f))
                         for f in fields}
@@ -277,7 +279,7 @@ class Panel(PanelDisplay):
             self._draw(results)
         except Exception as err:
             return self._fail(f"plot failed: {type(err).__name__}: {_short(err)}")
-        self.status.value = (f"ready ({len(results)} run(s), {time.perf_counter() - w0:.1f} s)"
+        self.status.value = (f"ready ({plural(len(results), 'run')}, {time.perf_counter() - w0:.1f} s)"
                              + (f"; {_escape(self.note)}" if self.note else ""))
 
     def describe(self) -> str:
@@ -375,5 +377,5 @@ def _default_plot(results):
     ax.set_xlabel("time t [s]")
     ax.set_ylabel("normal force N [N]")
     ax.grid(True, lw=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=theme.SMALL)
     return fig
