@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..text import noun, num, percent, plural
+from ..text import fixed, noun, num, percent, plural
 
 __all__ = ["evaluate_claims", "claims_markdown", "claims_table", "claims_rows", "claims_summary",
            "format_value", "add_robustness", "ROBUSTNESS_VARIANTS", "COINCIDE", "SIMILAR", "CLEAR",
@@ -506,7 +506,7 @@ def _claims_c7(x: _Runs) -> list:
                           f"first {k} impacts; LuGre pair: the larger of the relative differences in "
                           "impact duration and in peak N, impact by impact", "monotone; <= 1%",
                           dl, _verdict(grow and dl <= COINCIDE, dl, *dd, *dn), unit="%", detail=
-                          "d duration [ms]: " + ", ".join(f"{1e3 * x:.3f}" for x in dd)
+                          "d duration [ms]: " + ", ".join(fixed(1e3 * x, 3) for x in dd)
                           + "; d peak N [N]: " + ", ".join(f"{x:.3g}" for x in dn)
                           + f"; LuGre pair: duration {_pct(dld)}, peak N {_pct(dln)}"))
     else:

@@ -657,6 +657,6 @@ def fig_accuracy_cost(err, model: str, reference: str, tol: float = 0.01, study=
             if paper else f"Angles: the largest difference over 0-{study.t_end:g} s divided by "
             f"the reference's range; the coordinates are both links'.")
     _cnote(fig, f"Numbers beside the points: N (modal) and n_e (fe). An impact the reference has "
-                f"and the run misses is drawn at {_ACC_CEILING:g}; errors below 1e-7 at 1e-7. "
+                f"and the run misses is drawn at {_ACC_CEILING:g}; errors below 10⁻⁷ at 10⁻⁷. "
                 + span)
     return fig
