@@ -34,7 +34,6 @@ Behaviour (tested in ``tests/test_widgets.py``):
 from __future__ import annotations
 
 import contextlib
-import math
 import time
 
 import ipywidgets as w
@@ -45,7 +44,7 @@ from ..contact import penalty
 from ..bodies.bases import BASES
 from ..params import Case, paper_case
 from ..solver.simulate import SimulationError, canonical_model, simulate
-from ..text import noun, plural
+from ..text import fixed, noun, num, plural
 from . import theme
 
 __all__ = ["panel", "Panel", "PanelDisplay", "SLIDERS", "CHOICES"]
@@ -321,8 +320,8 @@ def readout_html(results) -> str:
         peak_n = max(i["peak_normal_force"] for i in r.impacts)
         peak_f = max(i["peak_friction_force"] for i in r.impacts)
         rows.append(f"<tr><td>{_LABELS.get(m, m)}</td><td>{im['t_start']:.4f}</td>"
-                    f"<td>{_sig(peak_n)}</td><td>{_sig(peak_f)}</td>"
-                    f"<td>{im['energy_lost']:.4f}</td><td>{len(r.impacts)}</td></tr>")
+                    f"<td>{num(peak_n)}</td><td>{num(peak_f)}</td>"
+                    f"<td>{fixed(im['energy_lost'], 4)}</td><td>{len(r.impacts)}</td></tr>")
     return f"<table style='font-size:90%'>{head}{''.join(rows)}</table>"
 
 
@@ -339,7 +338,7 @@ def readout_notes(results) -> list[str]:
         c = r.case.coulomb
         if spec.friction.has_bristles and peak_n > 0 and peak_f > 1.01 * max(c.mu_s, c.mu_d) * peak_n:
             notes.append(
-                f"{spec.label}: peak |F_t| = {_sig(peak_f)} N is {peak_f / peak_n:.2g} × peak N, above "
+                f"{spec.label}: peak |F_t| = {num(peak_f)} N is {num(peak_f / peak_n, 2)} × peak N, above "
                 f"μ_s = {c.mu_s:g}. Not an error: the LuGre coefficient σ0 z + σ1 ż + σ2 v_t is bounded "
                 f"by μ_s only in steady sliding; where v_t reverses, the bristle damping σ1 ż "
                 f"(σ1 = {r.case.lugre.sigma1:g} s/m) is large while z still has the other sign "
@@ -347,7 +346,7 @@ def readout_notes(results) -> list[str]:
         if spec.is_penalty:
             notes.append(
                 f"{spec.label}: the penalty force carries the first shock as a short spike (peak N "
-                f"{_sig(peak_n)} N, growing with the stiffness K); the constraint method takes it "
+                f"{num(peak_n)} N, growing with the stiffness K); the constraint method takes it "
                 f"as the impulse of its velocity jump instead, so its peak N is much lower.")
     return notes
 
@@ -355,12 +354,6 @@ def readout_notes(results) -> list[str]:
 def notes_html(results) -> str:
     """:func:`readout_notes` as HTML lines under the readout table ("" if there are none)."""
     return "".join(f"<p style='font-size:85%;margin:2px 0'>ⓘ {_escape(n)}</p>" for n in readout_notes(results))
-
-
-def _sig(x, n=3):
-    if not math.isfinite(x) or x == 0:
-        return f"{x:g}"
-    return f"{x:.{n}g}"
 
 
 def _escape(text):
