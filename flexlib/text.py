@@ -5,11 +5,11 @@ formats its numbers here, so that one rule holds everywhere:
 
 * a count agrees with its noun: ``plural(1, "jump")`` is "1 jump", ``plural(2, "jump")`` "2 jumps";
 * a value shows at most ``sig`` significant digits (trailing zeros dropped, as ``:g`` does), not a
-  fixed number of decimals, so a small nonzero value
-  is never printed as "0.0" and a large one never as "1.2e+03": ``num(1234.5)`` is "1230",
-  ``num(2.3e-8)`` "2.3×10⁻⁸", ``num(0.0)`` "0" (an exact zero needs no decimals);
-* with ``si=True`` the unit takes an SI prefix instead: ``num(1.7e-4, unit="s", si=True)`` is
-  "0.17 ms" … "170 µs";
+  fixed number of decimals, so a small nonzero value is never printed as "0.0" and a large one
+  never as "1.2e+03": ``num(1234.5)`` is "1230", ``num(2.3e-8)`` "2.3×10⁻⁸", ``num(0.0)`` "0"
+  (an exact zero needs no decimals);
+* with ``si=True`` the unit takes an SI prefix: ``num(1.7e-4, 2, "s", si=True)`` is "170 µs",
+  ``num(2.49e4, 3, "N", si=True)`` "24.9 kN";
 * at a fixed resolution (``fixed``) a value that rounds to zero is "0", never "-0.000";
 * a range whose ends agree at the shown precision is one value: ``span(1.7e-4, 1.71e-4, 2,
   "s", si=True)`` is "170 µs", not "170–170 µs";

@@ -101,20 +101,11 @@ def test_data_reprs_keep_their_own_number_format():
 
 # ----------------------------------------------------------------- the formatting helpers
 def test_helpers_write_what_the_scanner_accepts():
-    """The helpers' output for the cases that made the artefacts above."""
-    assert plural(1, "jump") == "1 jump" and plural(0, "jump") == "0 jumps"
-    assert span(1.7e-4, 1.704e-4, 2, "s", si=True) == "170 µs"
-    assert span(1.6e-4, 1.7e-4, 2, "ms") != "0.00016–0.00017 ms"
-    assert span(8, 11) == "8–11"
-    assert num(0.0, 3, "J") == "0 J"
-    assert num(2.3e-8, 2) == "2.3×10⁻⁸"
-    assert num(1234.5) == "1230"
-    assert num(0.00123, 3, "J") == "0.00123 J"
-    assert num(float("inf"), unit="N") == "∞ N" and num(float("nan")) == "–"
-    assert percent(1234.0) == "1200 %" and percent(2.3e-6) == "2.3×10⁻⁶ %"
-    assert fixed(-2e-9, 6, "J") == "0 J" and fixed(3.0130817, 6, "J") == "3.013082 J"
-    for text in (span(1.7e-4, 1.704e-4, 2, "ms"), num(0.0, 3, "J"), percent(1234.0),
-                 fixed(-4e-5, 4, "J"), num(float("nan"))):
+    """The helpers' output for the cases that made the artefacts above (the helpers' own rules:
+    tests/test_text.py)."""
+    for text in (plural(1, "jump"), span(1.7e-4, 1.704e-4, 2, "ms"), num(0.0, 3, "J"),
+                 percent(1234.0), percent(2.3e-6), fixed(-4e-5, 4, "J"), num(float("nan")),
+                 num(float("inf"), unit="N")):
         assert problems(text) == [], text
 
 
