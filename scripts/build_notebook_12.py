@@ -189,7 +189,7 @@ cost = red.cpu_s
 unred = show.xs(0, level="k")
 display(Markdown(
     f"With the reduction ($k = 2$) the end region keeps two modes whatever its mesh, so its cost stays "
-    f"{cost.min():.2f}–{cost.max():.2f} s, and from 4 to 8 elements the errors above change by at most "
+    f"{fl.text.span(cost.min(), cost.max(), 3, 's')}, and from 4 to 8 elements the errors above change by at most "
     f"{100 * change:.2g} percentage points: the mesh only makes those two modes more exact, and what "
     f"remains is the error of keeping two. Without it ($k = 0$, all $2 n_e$ coordinates kept) every "
     f"element adds its own high frequencies and the cost grows as a fine mesh's does: "

@@ -690,8 +690,8 @@ clipping it, and reports the smallest margin 1 + c S12/S11 per impact.
     checked_extra="""
 print(f"impact 1: smallest Painleve margin {fc['min_painleve_margin']:.3g}")
 print("unified vs hybrid LuGre, up to impact 2: identical =", same_before)
-print(f"unified vs hybrid LuGre, after impact 2: theta {fl.text.percent(100 * after['theta'])}, "
-      f"theta' {fl.text.percent(100 * after['theta_dot'])} of range")""")
+print(f"unified vs hybrid LuGre, after impact 2: theta {fl.text.num(100 * after['theta'], 2, '%', zero=1e-3)}, "
+      f"theta' {fl.text.num(100 * after['theta_dot'], 2, '%', zero=1e-3)} of range (to 0.001 %)")""")
 
 # notebook 05 also runs the hybrid LuGre model for the comparison (claim C1)
 NB05.insert(7, code("""
