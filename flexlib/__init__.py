@@ -10,3 +10,4 @@ from .bodies.beam import BeamModel  # noqa: F401,E402
 from .solver.simulate import simulate, SimulationError, MODELS, canonical_model, spin_up_profile  # noqa: F401,E402
 from .result import SimulationResult, load_result  # noqa: F401,E402
 from .studies.sweep import sweep, sweep_table  # noqa: F401,E402
+from . import text  # noqa: F401,E402

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from . import models
 from .cases.command import add_case_options, compare_command, is_system_case, simulate_command
+from .text import fixed, num
 from .params import (DESCRIPTIONS, RANGES, BeamParams, CoulombParams, LuGreParams, SlopeParams,
                      SolverSettings, _range_text, paper_case, parse_value)
 
@@ -286,8 +287,8 @@ def _cmd_simulate(a) -> int:
             print(f"first contact: t = {fc['t']:.6f} s, theta = {fc['theta']:.6f} rad, "
                   f"tip deflection = {fc['tip_deflection'] * 1e3:.4f} mm")
         print(res.impacts_table() if res.impacts else "no impacts")
-        print(f"energy: initial {res.E0:.6f} J, final {res.E_final:.6f} J, "
-              f"audit residual max {res.audit_residual_max:.3g} J")
+        print(f"energy: initial {fixed(res.E0, 6, 'J')}, final {fixed(res.E_final, 6, 'J')}, "
+              f"audit residual max {num(res.audit_residual_max, 3, 'J')}")
         for w in res.warnings:
             print("warning: " + w)
     if res is not None:

@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+from .text import plural
+
 __all__ = ["NOTEBOOK_DIR", "notebook_paths", "clean", "execute", "execute_all"]
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
@@ -77,6 +79,6 @@ def execute_all(paths=None) -> int:
             continue
         print(f"{p.name}: executed in {wall:.1f} s")
     if failed:
-        sys.stderr.write(f"{len(failed)} notebook(s) failed: {', '.join(failed)}\n")
+        sys.stderr.write(f"{plural(len(failed), 'notebook')} failed: {', '.join(failed)}\n")
         return 1
     return 0

@@ -42,7 +42,8 @@ from flexlib.viz import plots, widgets
 import numpy as np
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
-plt.rcParams.update({"figure.dpi": 72, "savefig.dpi": 72})
+from flexlib.viz import theme
+theme.use()  # resolution and font sizes of every figure: flexlib/viz/theme.py
 """),
     md(r"""
 ## Why stick is ill-posed in the paper's model
@@ -238,7 +239,7 @@ for m in MODELS:
         r = study["runs"][m][na]
         im = r["impacts"][0]
         print(f"{m:15s} Na={na} first contact {t4(im['t_start'])} s, peak N {f3(im['peak_N'])} N, "
-              f"peak |F_t| {f3(im['peak_Ft'])} N, first-impact stick {t4(im['stick_time'])} s, "
+              f"peak |F_t| {f3(im['peak_Ft'])} N, first-impact stick {fl.text.num(1e3 * im['stick_time'], 2, 'ms')}, "
               f"reached 1.2 s: {r['success']}")
 """),
     md(r"""

@@ -69,7 +69,8 @@ from flexlib.viz import nbtools, plots, widgets
 import numpy as np
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
-plt.rcParams.update({"figure.dpi": 72, "savefig.dpi": 72})
+from flexlib.viz import theme
+theme.use()  # resolution and font sizes of every figure: flexlib/viz/theme.py
 
 LABEL = {m: fl.models.get(m).label for m in fl.models.REGISTRY}
 """),
@@ -79,7 +80,7 @@ case = fl.paper_case("3.2")
 E_star = case.beam.E / (1 - 0.33 ** 2)
 r_beam = np.sqrt(case.beam.S / np.pi)
 for R in (1e-3, r_beam):
-    print(f"tip radius R = {1e3 * R:.0f} mm: K = 4/3 E* sqrt(R) = {4 / 3 * E_star * np.sqrt(R):.1e} N/m^1.5")
+    print(f"tip radius R = {1e3 * R:.0f} mm: K = 4/3 E* sqrt(R) = {fl.text.num(4 / 3 * E_star * np.sqrt(R), 2)} N/m^1.5")
 """),
     md(r"""
 ## The two methods side by side (case 3.2, $\mu_d = 0.4$)
@@ -122,7 +123,7 @@ The numbers of the first impact, rounded:
 for m, rows in cmp["impacts"].items():
     r = rows[0]
     print(f"{LABEL[m]:>20}: start {r['t_start']:.4f} s, duration {1e3 * r['duration']:.1f} ms, "
-          f"energy lost {r['energy_lost']:.2f} J, peak N {r['peak_N']:.3g} N, "
+          f"energy lost {r['energy_lost']:.2f} J, peak N {fl.text.num(r['peak_N'])} N, "
           f"penetration {1e6 * r['max_penetration']:.0f} µm")
 """),
     code(r"""
@@ -145,7 +146,7 @@ dev = max(abs(res[m].sample(np.array([k1[m]]), "theta")[0] - res["hybrid_coulomb
 t2 = {m: imp[m][1]["t_start"] for m in (*con, *pen) if len(imp[m]) > 1}
 display(Markdown(f'''
 * **First contact**: every model meets the slope at t = {min(t_all):.4f} s (the flight before it
-  is the same). The first impact lasts {1e3 * min(first[m]["duration"] for m in first):.1f}–{1e3 * max(first[m]["duration"] for m in first):.1f} ms in every
+  is the same). The first impact lasts {fl.text.span(1e3 * min(first[m]["duration"] for m in first), 1e3 * max(first[m]["duration"] for m in first), 3, "ms")} in every
   model. It loses {first["hybrid_coulomb"]["energy_lost"]:.2f} J with hybrid Coulomb and
   {first["continuous_coulomb"]["energy_lost"]:.2f} J / {first["continuous_lugre"]["energy_lost"]:.2f} J with the continuous models, although
   these are built for e = 0.5 and the constraint models use e = 0: the first impact is a cluster of
@@ -160,12 +161,12 @@ display(Markdown(f'''
   section).
 * **Penetration**: {1e6 * first["continuous_coulomb"]["max_penetration"]:.0f} µm and {1e6 * first["continuous_lugre"]["max_penetration"]:.0f} µm
   in the first impact; the constraint models stay on the slope up to
-  {max(first[m]["max_penetration"] for m in con):.0e} m (Baumgarte stabilisation).
+  {fl.text.num(max(first[m]["max_penetration"] for m in con), 1)} m (Baumgarte stabilisation).
 * **Later impacts differ**: the second impact starts at {", ".join(f"{t2[m]:.3f} s ({LABEL[m]})" for m in t2)}.
   From the second impact on, the continuous models rebound higher (their e = 0.5 against the
   constraint models' e = 0) and the runs part: compare impacts by time, not by number. The number of
-  impacts in 0–2 s is {min(counts["continuous_coulomb"])}–{max(counts["continuous_coulomb"])} (continuous Coulomb) and
-  {min(counts["continuous_lugre"])}–{max(counts["continuous_lugre"])} (continuous LuGre) over runs that differ by round-off, against
+  impacts in 0–2 s is {fl.text.span(min(counts["continuous_coulomb"]), max(counts["continuous_coulomb"]))} (continuous Coulomb) and
+  {fl.text.span(min(counts["continuous_lugre"]), max(counts["continuous_lugre"]))} (continuous LuGre) over runs that differ by round-off, against
   {"–".join(sorted({str(min(counts["hybrid_coulomb"])), str(max(counts["hybrid_coulomb"]))}))} for hybrid Coulomb: the counts of the
   bouncing runs are not results, the settling of hybrid Coulomb is.
 '''))
@@ -219,12 +220,12 @@ for m in ds.model.values:
     print(LABEL[str(m)])
     for K in ds.K.values:
         p = ds.sel(model=m, K=K)
-        print(f"  K = {K:.0e}: duration {1e3 * float(p.duration):.1f} ms, theta after {float(p.theta_after):.3f} rad, "
-              f"peak N {float(p.peak_N):.3g} N, penetration {1e6 * float(p.max_penetration):.3g} µm, "
+        print(f"  K = {fl.text.num(K, 1)}: duration {1e3 * float(p.duration):.1f} ms, theta after {float(p.theta_after):.3f} rad, "
+              f"peak N {fl.text.num(float(p.peak_N))} N, penetration {fl.text.num(1e6 * float(p.max_penetration))} µm, "
               f"energy lost {float(p.energy_lost):.2f} J")
     for e in ds.e_ref.values:
         p = ds.sel(model=m, e_ref=e)
-        print(f"  K = inf ({LABEL[str(p.ref_model.values)]}, e = {e:g}): duration {1e3 * float(p.ref_duration):.1f} ms, "
+        print(f"  K = ∞ ({LABEL[str(p.ref_model.values)]}, e = {e:g}): duration {1e3 * float(p.ref_duration):.1f} ms, "
               f"theta after {float(p.ref_theta_after):.3f} rad, energy lost {float(p.ref_energy_lost):.2f} J")
 """),
     code(r"""
@@ -255,17 +256,17 @@ display(Markdown(f'''
   ∓{1 / (n + 1):.2f} for n = {n:g}. Where a model departs from it, the peak of the cluster comes from
   a later micro-impact, not from the first contact. The peak force has no finite limit: in the rigid
   limit it becomes the impulse of the constraint method's jump.
-* **Duration of the first impact**: {trend("duration")} with K; at K = {Kmax:.0e} it is
+* **Duration of the first impact**: {trend("duration")} with K; at K = {fl.text.num(Kmax, 1)} it is
   {", ".join(f"{d:+.2f} ms" for d in dur_gap)} from the constraint run with e = 0.5 (continuous Coulomb,
   continuous LuGre).
-* **θ after the first impact**: {trend("theta_after")}; at K = {Kmax:.0e} it is
+* **θ after the first impact**: {trend("theta_after")}; at K = {fl.text.num(Kmax, 1)} it is
   {", ".join(f"{d:+.4f}" for d in th_gap)} rad from the constraint value (e = 0.5).
-  **Energy lost in it**: {trend("energy_lost")}; at K = {Kmax:.0e}, {", ".join(f"{d:+.3f}" for d in dE_gap)} J
+  **Energy lost in it**: {trend("energy_lost")}; at K = {fl.text.num(Kmax, 1)}, {", ".join(f"{d:+.3f}" for d in dE_gap)} J
   from the constraint value. The first impact is a cluster of several short contacts (micro-impacts
   of the vibrating tip); what each takes depends on where in the beam's vibration it happens, and
   that moves with K, so these numbers need not converge monotonically.
-* **Cost** hardly depends on K here: {int(ds.n_steps.min())}–{int(ds.n_steps.max())} integrator steps
-  (wall {cost.min():.2f}–{cost.max():.2f} s on this machine), most likely because the contact step is
+* **Cost** hardly depends on K here: {fl.text.span(int(ds.n_steps.min()), int(ds.n_steps.max()))} integrator steps
+  (wall {fl.text.span(cost.min(), cost.max(), 2, "s")} on this machine), most likely because the contact step is
   capped at `max_step_contact` = 50 µs for every K.
 '''))
 """),
@@ -289,7 +290,7 @@ plt.show()
     checked(r"""
 iv = cr["intervals"][0]
 print(f"hybrid Coulomb, first stick interval: {iv['a']:.4f}-{iv['b']:.4f} s ({1e3 * iv['duration']:.2f} ms), "
-      f"tip moves {1e6 * abs(iv['ds_hybrid']):.1f} µm")
+      f"tip moves {fl.text.num(1e6 * abs(iv['ds_hybrid']), 2, 'µm', zero=0.05)} (to 0.1 µm)")
 print(f"continuous Coulomb over the same time: in contact {100 * iv['contact_continuous']:.0f} % of it "
       f"(from {1e3 * iv['land_delay']:.2f} ms after its start), tip moves {1e6 * iv['ds_continuous']:.0f} µm "
       f"in all and {1e6 * iv['ds_continuous_contact']:.1f} µm while in contact")
@@ -299,7 +300,7 @@ print(f"  smallest |v_t| in contact {1e3 * iv['min_speed']:.2f} mm/s; time below
 h, c, o = cr["hybrid"], cr["continuous"], cr["overlap"]
 display(Markdown(f'''
 * Hybrid Coulomb sticks {h["n_stick"]} times in 0–1.2 s, {1e3 * h["stick_time"]:.2f} ms in all; its tip
-  moves at most {h["max_abs_ds"]:.1e} m in stick (round-off).
+  moves at most {fl.text.num(h["max_abs_ds"], 2)} m in stick (round-off).
 * In the first stick interval ({1e3 * iv["duration"]:.2f} ms) the continuous tip is in flight for the
   first {1e3 * iv["land_delay"]:.2f} ms (its contact episodes are not those of the constraint run);
   it lands sliding{", reverses its sliding direction" if iv["reverses"] else ""} and, at the end of the
@@ -353,7 +354,7 @@ plt.show()
     code(r"""
 display(Markdown(f'''
 * **Agreement up to the first impact.** Both methods give the same first contact
-  ({min(t_all):.4f} s), first impacts of {1e3 * min(first[m]["duration"] for m in first):.1f}–{1e3 * max(first[m]["duration"] for m in first):.1f} ms, the same shape of the
+  ({min(t_all):.4f} s), first impacts of {fl.text.span(1e3 * min(first[m]["duration"] for m in first), 1e3 * max(first[m]["duration"] for m in first), 3, "ms")}, the same shape of the
   tip's deformation through it, and θ after it within {dev:.4f} rad.
 * **Disagreement on N.** The penalty force peaks at {first["continuous_coulomb"]["peak_N"]:.0f} N (K = 10⁹) and
   its peak grows with K; the constraint method's N ({first["hybrid_coulomb"]["peak_N"]:.0f} N) leaves out
@@ -366,7 +367,7 @@ display(Markdown(f'''
   {1e3 * iv["duration"]:.2f} ms (first impact, one axial mode), the continuous tip keeps sliding;
   it is slower than $v_1$ for only {1e6 * iv["slow_time"]:.0f} µs of that time.
 * **Cost** is of the same order for both methods with flexlib's default step cap in contact
-  (wall times {min(cmp["wall_time_s"].values()):.2f}–{max(cmp["wall_time_s"].values()):.2f} s for 2 s of motion on this machine).
+  (wall times {fl.text.span(min(cmp["wall_time_s"].values()), max(cmp["wall_time_s"].values()), 2, "s")} for 2 s of motion on this machine).
 '''))
 """),
 ]

@@ -46,7 +46,8 @@ import flexlib as fl
 %matplotlib inline
 import numpy as np
 import matplotlib.pyplot as plt
-plt.rcParams.update({"figure.dpi": 72, "savefig.dpi": 72})
+from flexlib.viz import theme
+theme.use()  # resolution and font sizes of every figure: flexlib/viz/theme.py
 """),
     md(r"""
 ## Energy lost over $\mu_d \times \sigma_0$, hybrid Coulomb and unified LuGre

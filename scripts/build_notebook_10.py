@@ -36,7 +36,8 @@ from flexlib.cases import simulate, double_pendulum
 import numpy as np
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
-plt.rcParams.update({"figure.dpi": 72, "savefig.dpi": 72})
+from flexlib.viz import theme
+theme.use()  # resolution and font sizes of every figure: flexlib/viz/theme.py
 """),
     md(r"""
 ## The model
@@ -81,7 +82,7 @@ $N \ge 0$ holds the gap at zero.
 """),
     code(r"""
 K = double_pendulum.hertz_stiffness()
-print(f"Hertz stiffness of the stop: K = {K:.3g} N/m^1.5 (R = 0.01 m, aluminium on steel)")
+print(f"Hertz stiffness of the stop: K = {fl.text.num(K)} N/m^1.5 (R = 0.01 m, aluminium on steel)")
 system, _ = fl.cases.build("double-pendulum")
 for b in system.bodies:
     m = system.model(b.name)
@@ -114,7 +115,7 @@ The first contact and what follows it within 20 ms (*the first impact*), for eac
     checked(r"""
 first = {k: mbp.after_first_impact(r) for k, r in runs.items()}
 for k, a in first.items():
-    peak = "impulse only" if not np.isfinite(a["peak_normal_force"]) else f"{a['peak_normal_force']:.3g} N"
+    peak = "impulse only" if not np.isfinite(a["peak_normal_force"]) else f"{fl.text.num(a['peak_normal_force'])} N"
     print(f"{k:>20}: starts {a['t_start']:.4f} s, {a['episodes']} contact episodes in "
           f"{1e3 * a['duration']:.2f} ms, total impulse {a['impulse']:.3f} N s, peak N {peak}")
 """),
@@ -127,9 +128,9 @@ plt.show()
 a, b = first["continuous (Hertz)"], first["constraint, e = 1"]
 ims = [im for im in rc.impacts if im["t_start"] <= a["t_end"]]
 display(Markdown(f'''
-* The Hertz contact is a sequence of {len(ims)} short pulses of {1e3 * min(i["duration"] for i in ims):.2f}–{1e3 * max(i["duration"] for i in ims):.2f} ms,
+* The Hertz contact is a sequence of {len(ims)} short pulses of {fl.text.span(min(i["duration"] for i in ims), max(i["duration"] for i in ims), 2, "s", si=True)},
   not one: link 1 bounces off the stop, its vibration brings B back, and B strikes again. The
-  highest pulse reaches {a["peak_normal_force"]:.3g} N.
+  highest pulse reaches {fl.text.num(a["peak_normal_force"])} N.
 * The constraint method replaces each pulse by a velocity jump (triangles: an impulse has no
   finite force to draw). Its finite N is the multiplier while B rests on the stop.
 * The total impulse of the first impact is {a["impulse"]:.3f} N s (continuous) and
@@ -196,8 +197,10 @@ plt.show()
     checked(r"""
 for k, r in runs.items():
     au = r.audit()
-    print(f"{k:>20}: energy at 1.5 s {au['E_end']:+.3f} J (E0 = {au['E0']:.1f} J), "
-          f"taken by jumps {au['jump_loss']:+.3f} J, audit residual below 1e-6 J: {au['max_residual'] < 1e-6}")
+    print(f"{k:>20}: energy at 1.5 s {fl.text.num(au['E_end'], 3, 'J', sign=True, zero=5e-4)} "
+          f"(E0 = {fl.text.num(au['E0'], 3, 'J', zero=5e-4)}), taken by jumps "
+          f"{fl.text.num(au['jump_loss'], 3, 'J', sign=True, zero=5e-4)}, audit residual below 1e-6 J: "
+          f"{au['max_residual'] < 1e-6}")
 """),
     md(r"""
 ## Convergence in the number of modes
@@ -218,7 +221,7 @@ for n in (3, 4, 6):
 print(f"{'run':>20} {'N':>2} {'start [s]':>9} {'duration [ms]':>13} {'episodes':>8} {'peak N [N]':>10} "
       f"{'impulse [N s]':>13} {'mean rate B1':>12} {'B2 [rad/s]':>10}")
 for (k, n), a in conv.items():
-    peak = "jumps" if not np.isfinite(a["peak_normal_force"]) else f"{a['peak_normal_force']:.3g}"
+    peak = "jumps" if not np.isfinite(a["peak_normal_force"]) else f"{fl.text.num(a['peak_normal_force'])}"
     print(f"{k:>20} {n:>2} {a['t_start']:>9.4f} {1e3 * a['duration']:>13.2f} {a['episodes']:>8} {peak:>10} "
           f"{a['impulse']:>13.3f} {a['B1.mean_rate']:>12.2f} {a['B2.mean_rate']:>10.2f}")
 """),
@@ -273,9 +276,9 @@ fig.tight_layout()
 plt.show()
 before, after = ts < t1, ts >= t1
 display(Markdown(f'''
-* First contact: {t1:.12f} s (single-beam), {t1s:.12f} s (multibody), {abs(t1s - t1):.1e} s apart.
-* $|\\Delta\\theta|$ up to it: {np.abs(th_system - th_single)[before].max():.1e} rad (round-off); after it: up to
-  {np.abs(th_system - th_single)[after].max():.1e} rad.
+* First contact: {t1:.12f} s (single-beam), {t1s:.12f} s (multibody), {fl.text.num(abs(t1s - t1), 2)} s apart.
+* $|\\Delta\\theta|$ up to it: {fl.text.num(np.abs(th_system - th_single)[before].max(), 2)} rad (round-off); after it: up to
+  {fl.text.num(np.abs(th_system - th_single)[after].max(), 2)} rad.
 '''))
 """),
     md(r"""
@@ -327,7 +330,7 @@ display(Markdown(f'''
 * The links swing to the stop in {t_hit:.4f} s; the first impact there is a cluster of short
   contacts ({a["episodes"]} Hertz pulses, {b["episodes"]} / {c["episodes"]} episodes for the constraint method with e = 1 / 0),
   because link 1 vibrates against the stop.
-* The Hertz force peaks at {a["peak_normal_force"]:.3g} N for {1e3 * min(i["duration"] for i in ims):.2f}–{1e3 * max(i["duration"] for i in ims):.2f} ms per pulse; the constraint
+* The Hertz force peaks at {fl.text.num(a["peak_normal_force"], 3, "N", si=True)} for {fl.text.span(min(i["duration"] for i in ims), max(i["duration"] for i in ims), 2, "s", si=True)} per pulse; the constraint
   method takes the same momentum as velocity jumps.
 * The angular rates change within the impact and then oscillate with the links' vibration; the
   deflection at B reaches {1e3 * np.abs(mbp.deflection(rc, "B1", [0.8])).max():.1f} mm over the run (continuous).

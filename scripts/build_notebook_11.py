@@ -35,7 +35,8 @@ from flexlib.cases import simulate, falling_beam
 import numpy as np
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
-plt.rcParams.update({"figure.dpi": 72, "savefig.dpi": 72})
+from flexlib.viz import theme
+theme.use()  # resolution and font sizes of every figure: flexlib/viz/theme.py
 
 g0, h0, L = 9.81, 0.1, 1.0
 system, _ = fl.cases.build("falling-beam")
@@ -200,7 +201,7 @@ constraint method treats every return as a new impact. The continuous contact fo
 jumps: an end that lifts and returns is a short penalty pulse
 ({count(flex["continuous, 2 points"])[0]} contact episodes).
 
-**The resting rigid rod** with the same law (`hybrid_coulomb`) makes {len(rigid.log.jumps)} jump(s), {len(late)} of
+**The resting rigid rod** with the same law (`hybrid_coulomb`) makes {fl.text.plural(len(rigid.log.jumps), "jump")}, {len(late)} of
 them after 0.2 s: it lands on both ends at once and lies still, both ends sticking.
 '''))
 """),
@@ -276,7 +277,8 @@ plt.show()
     checked(r"""
 for k, r in {**flex, "rigid rod, 2 points": rigid}.items():
     au = r.audit()
-    print(f"{k:>22}: E0 = {au['E0']:.4f} J, E at {T_END:g} s = {au['E_end']:.4f} J, jumps took {-au['jump_loss']:.4f} J, "
+    print(f"{k:>22}: E0 = {fl.text.num(au['E0'], 3, 'J', zero=5e-5)}, E at {T_END:g} s = "
+          f"{fl.text.num(au['E_end'], 3, 'J', zero=5e-5)}, jumps took {fl.text.num(-au['jump_loss'], 3, 'J', zero=5e-5)}, "
           f"audit residual below 1e-6 J: {au['max_residual'] < 1e-6}")
 """),
     md(r"""

@@ -59,7 +59,8 @@ import numpy as np
 import pandas as pd
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
-plt.rcParams.update({"figure.dpi": 72, "savefig.dpi": 72})
+from flexlib.viz import theme
+theme.use()  # resolution and font sizes of every figure: flexlib/viz/theme.py
 """),
     md(r"""
 ## Natural frequencies against the exact cantilever
@@ -84,8 +85,8 @@ print(f"{'basis':<30}{'coords':>7}" + "".join(f"{'err w' + str(i):>10}" for i in
 for name, b in BASES.items():
     t = modes_table(fl.paper_case("3.2").with_(**b).beam)
     errs = [0.0 if abs(e) < 1e-12 else e for e in t["relative_error"][:5]]   # round-off: 0
-    print(f"{name:<30}{t['coordinates']:>7}" + "".join(f"{e:>10.2e}" for e in errs)
-          + " " * 10 * (5 - len(errs)) + f"{max(t['frequencies']):>19.3g}")
+    print(f"{name:<30}{t['coordinates']:>7}" + "".join(f"{fl.text.num(e, 3):>10}" for e in errs)
+          + " " * 10 * (5 - len(errs)) + f"{fl.text.num(max(t['frequencies']), 3):>19}")
 """),
     md(r"""
 The modal basis has the first $N$ frequencies exact (they are its functions). The elements converge
@@ -109,7 +110,7 @@ err = acc.errors(df, ref["label"])
 lines = [acc.reference_markdown(summary)]
 for m, e in ref.get("finer_check", {}).items():
     lines += ["", f"The next finer mesh, {e['label']}, against it ({m}): "
-              + ", ".join(f"{q} {100 * e[q]:.2g} %" for q in acc.QUANTITIES) + "."]
+              + ", ".join(f"{q} {fl.text.percent(100 * e[q])}" for q in acc.QUANTITIES) + "."]
 display(Markdown("\n".join(lines)))
 """),
     md(r"""
@@ -157,7 +158,7 @@ for model, pf in summary["peak_force"].items():
 ax.set_xscale("log")
 ax.set_xlabel("deformation coordinates [-]")
 ax.set_ylabel("peak N, first impact [N]")
-ax.legend(fontsize=8)
+ax.legend(fontsize=theme.SMALL)
 ax.grid(True, which="both", lw=0.3)
 plt.show()
 lines = [acc.peak_force_markdown(summary)]
@@ -179,7 +180,7 @@ grid = grid[(grid.n_modes == 3) & grid.local_length.isin([0.2, 0.4]) & grid.loca
 show = grid.assign(k=grid.local_modes.astype(int), n_e=grid.elements.astype(int),
                    l=grid.local_length).sort_values(["model", "l", "k", "n_e"])
 show = show.set_index(["model", "l", "k", "n_e"])[["coordinates", "cpu_s", *cols]]
-display(show.style.format({"cpu_s": "{:.2f}", **{c: "{:.2%}" for c in cols}}))
+display(show.style.format({"cpu_s": "{:.2f}", **{c: (lambda v: fl.text.percent(100 * v)) for c in cols}}))
 """),
     code(r"""
 red = show.xs(2, level="k")
@@ -188,11 +189,11 @@ cost = red.cpu_s
 unred = show.xs(0, level="k")
 display(Markdown(
     f"With the reduction ($k = 2$) the end region keeps two modes whatever its mesh, so its cost stays "
-    f"{cost.min():.2f}–{cost.max():.2f} s, and from 4 to 8 elements the errors above change by at most "
+    f"{fl.text.span(cost.min(), cost.max(), 3, 's')}, and from 4 to 8 elements the errors above change by at most "
     f"{100 * change:.2g} percentage points: the mesh only makes those two modes more exact, and what "
     f"remains is the error of keeping two. Without it ($k = 0$, all $2 n_e$ coordinates kept) every "
     f"element adds its own high frequencies and the cost grows as a fine mesh's does: "
-    + ", ".join(f"{int(ne)} element(s) on {l:g} m {c:.2g} s" for (m, l, ne), c in unred.cpu_s.items()
+    + ", ".join(f"{fl.text.plural(int(ne), 'element')} on {l:g} m {fl.text.num(c, 2, 's')}" for (m, l, ne), c in unred.cpu_s.items()
                 if m == "hybrid_coulomb")
     + " (hybrid Coulomb); 8 unreduced elements on 0.4 m (highest frequency about "
     r"$6\times10^5$ rad/s, six times the 8-element beam's) were left out."))
@@ -259,7 +260,7 @@ runs = df_dp[df_dp.label != ref_dp["label"]]
 fe_dp = df_dp[df_dp.basis == "fe"].sort_values("elements")
 display(Markdown(
     f"Only the start of the contact and the angles settle. The start time agrees to "
-    f"{100 * err_dp.t_start_1.max():.1g} % in every run, and the angles over the window are within 1 % "
+    f"{fl.text.percent(100 * err_dp.t_start_1.max(), 1)} in every run, and the angles over the window are within 1 % "
     f"from a few modes or elements on. The contact itself does not: it is a burst of short episodes "
     f"({runs.n_impacts.min()} to {runs.n_impacts.max()} in the window, depending on the basis; "
     f"{int(df_dp[df_dp.label == ref_dp['label']].n_impacts.iloc[0])} in the reference), and the first "

@@ -27,7 +27,8 @@ from flexlib.viz import nbtools, widgets
 import numpy as np
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
-plt.rcParams.update({"figure.dpi": 72, "savefig.dpi": 72})"""
+from flexlib.viz import theme
+theme.use()  # resolution and font sizes of every figure: flexlib/viz/theme.py"""
 
 
 def md(text):
@@ -106,7 +107,7 @@ ax.axhline(0, color="0.5", lw=0.5)
 ax.set_xlabel("axial coordinate x [m]")
 ax.set_ylabel("mode shape $\\\\Phi_i(x)$ [–]")
 ax.set_title("Clamped–free assumed modes")
-ax.legend(fontsize=8)
+ax.legend(fontsize=theme.SMALL)
 plt.show()"""),
     md(r"""
 ## Energies and equations of motion ([docs/model.md §5](../docs/model.md#5-equations-of-motion-in-free-flight))
@@ -172,13 +173,13 @@ fig, axs = plt.subplots(2, 1, figsize=(7, 4.6), sharex=True, constrained_layout=
 axs[0].plot(free.t, free.theta, **fl.viz.plots.style("free"))
 axs[0].plot(free.t, rigid.sol(free.t)[0], "r:", lw=1.5, label="rigid rod (reference)")
 axs[0].set_ylabel(r"$\\theta$ [rad]")
-axs[0].legend(fontsize=8)
+axs[0].legend(fontsize=theme.SMALL)
 axs[1].plot(free.t, 1e3 * free.tip_deflection, **fl.viz.plots.style("free"))
 axs[1].set_ylabel(r"tip $u_y(L)$ [mm]")
 axs[1].set_xlabel("time t [s]")
 for ax in axs:
     ax.grid(True, lw=0.3)
-fig.suptitle("Free fall from θ0 = π/4 (no slope)", fontsize=11)
+fig.suptitle("Free fall from θ0 = π/4 (no slope)", fontsize=theme.TITLE)
 plt.show()
 print(f"max |theta_flexible - theta_rigid| = {np.max(np.abs(free.theta - rigid.sol(free.t)[0])):.2e} rad")"""),
     md(r"""
@@ -205,14 +206,14 @@ axs[0].plot(stiff.t, stiff.tip_deflection, color="#0072B2", label="with foreshor
 axs[0].plot(soft.t, soft.tip_deflection, color="#D55E00", ls="--", label="without foreshortening")
 axs[0].set_ylim(-1.0, 0.5)
 axs[0].set_ylabel(r"tip $u_y(L)$ [m]")
-axs[0].legend(fontsize=8)
+axs[0].legend(fontsize=theme.SMALL)
 axs[1].semilogy(stiff.t, np.abs(stiff.tip_deflection) + 1e-12, color="#0072B2")
 axs[1].semilogy(soft.t, np.abs(soft.tip_deflection) + 1e-12, color="#D55E00", ls="--")
 axs[1].set_ylabel(r"$|u_y(L)|$ [m] (log)")
 for ax in axs:
     ax.set_xlabel("time t [s]")
     ax.grid(True, lw=0.3)
-fig.suptitle(f"Spin-up to Ω = 4 rad/s, L = 8 m beam (ω1 = {w1:.2f} rad/s)", fontsize=11)
+fig.suptitle(f"Spin-up to Ω = 4 rad/s, L = 8 m beam (ω1 = {w1:.2f} rad/s)", fontsize=theme.TITLE)
 plt.show()"""),
     md("""
 With foreshortening the tip lags behind during the spin-up and then oscillates about a small deflection at
@@ -365,7 +366,7 @@ ax.plot(es, 0.5 * (1 - es**2) * tc.v_n**2 * m_star, "k-", lw=0.8, label=r"$\\fra
 ax.set_xlabel("coefficient of restitution e [–]")
 ax.set_ylabel(r"kinetic energy lost $-\\Delta T$ [J]")
 ax.grid(True, lw=0.3)
-ax.legend(fontsize=8)
+ax.legend(fontsize=theme.SMALL)
 plt.show()"""),
     md(r"""
 ### The apparent mass depends on the number of modes ([docs/model.md §14](../docs/model.md#14-what-the-model-can-and-cannot-do))
@@ -410,7 +411,7 @@ fig, axs = plt.subplots(2, 1, figsize=(7, 4.8), sharex=True, constrained_layout=
 axs[0].plot(res.t, res.E, **fl.viz.plots.style("frictionless"))
 axs[0].plot(res.t, res.E0 + res.jump_sum, "k:", lw=1, label="E(0) + Σ jump losses")
 axs[0].set_ylabel("mechanical energy E [J]")
-axs[0].legend(fontsize=8)
+axs[0].legend(fontsize=theme.SMALL)
 axs[1].plot(res.t, res.audit / res.E0, color="0.3", lw=0.8)
 axs[1].set_ylabel("audit residual r(t)/E(0) [–]")
 axs[1].set_xlabel("time t [s]")
@@ -542,7 +543,7 @@ if key:
     asked = [r["max_stick_ratio"] for r in rows if r["max_stick_ratio"] is not None]
     print(f"whole 0-2 s run: {{sum(r['n_stick_tests'] for r in rows)}} stick tests, "
           f"{{sum(r['n_stick'] for r in rows)}} stick intervals, largest ratio asked "
-          f"{{max(asked) if asked else float('nan'):.3g}}")"""),
+          f"{{fl.text.num(max(asked) if asked else None)}}")"""),
     ]
     if model == "lugre":
         stick_cells = [
@@ -557,7 +558,7 @@ display(Markdown(nbtools.stick_summary(res)))
 contact = res.mode > 0
 slow = contact & (np.abs(res.v_t) <= res.case.coulomb.Dv)
 print(f"contact samples: {contact.sum()}, with |v_t| <= Dv: {slow.sum()} "
-      f"({100 * slow.sum() / max(contact.sum(), 1):.1f} %)")
+      f"({fl.text.percent(100 * slow.sum() / max(contact.sum(), 1))})")
 if slow.any():
     print(f"max |mu_eff| there: {np.nanmax(np.abs(res.mu_eff[slow])):.3g} (mu_s = {res.case.coulomb.mu_s})")"""),
         ]
@@ -588,7 +589,7 @@ plt.show()"""),
 print(nbtools.key_numbers(res))
 valid = [s for s in res.stick_tests if s["N"] > 0]
 print(f"stick tests with N > 0: {{len(valid)}}, passed: {{sum(s['ratio'] <= s['mu_lim'] for s in valid)}}, "
-      f"largest ratio asked: {{max([s['ratio'] for s in valid], default=float('nan')):.3g}}")
+      f"largest ratio asked: {{fl.text.num(max([s['ratio'] for s in valid], default=None))}}")
 fc = res.impacts[0]
 print(f"impact 1: friction work {{nbtools.fmt_energy(fc['friction_work'])}}, "
       f"jump loss {{nbtools.fmt_energy(-fc['jump_loss'])}}"){checked_extra}"""),
@@ -689,8 +690,8 @@ clipping it, and reports the smallest margin 1 + c S12/S11 per impact.
     checked_extra="""
 print(f"impact 1: smallest Painleve margin {fc['min_painleve_margin']:.3g}")
 print("unified vs hybrid LuGre, up to impact 2: identical =", same_before)
-print(f"unified vs hybrid LuGre, after impact 2: theta {100 * after['theta']:.1f} %, "
-      f"theta' {100 * after['theta_dot']:.1f} % of range")""")
+print(f"unified vs hybrid LuGre, after impact 2: theta {fl.text.num(100 * after['theta'], 2, '%', zero=1e-3)}, "
+      f"theta' {fl.text.num(100 * after['theta_dot'], 2, '%', zero=1e-3)} of range (to 0.001 %)")""")
 
 # notebook 05 also runs the hybrid LuGre model for the comparison (claim C1)
 NB05.insert(7, code("""
@@ -706,8 +707,8 @@ before = {q: rel_diff(res, hyb, q, 0.0, i2["t_start"] - 1e-3) for q in quantitie
 after = {q: rel_diff(res, hyb, q, i2["t_end"] + 1e-3, 0.75) for q in quantities[:3]}
 same_before = all(v == 0.0 for v in before.values())
 print("max |unified - hybrid| / range, from release to just before impact 2:",
-      ", ".join(f"{q} {v:.1e}" for q, v in before.items()))
-print("the same after impact 2:", ", ".join(f"{q} {100 * v:.2f} %" for q, v in after.items()))
+      ", ".join(f"{q} {fl.text.num(v, 2)}" for q, v in before.items()))
+print("the same after impact 2:", ", ".join(f"{q} {fl.text.percent(100 * v)}" for q, v in after.items()))
 for k, (a, b) in enumerate(zip(res.impacts, hyb.impacts), 1):
     print(f"impact {k}: episodes {a['episodes']} vs {b['episodes']}, peak N {a['peak_normal_force']:.2f} vs "
           f"{b['peak_normal_force']:.2f} N, energy lost {a['energy_lost']:.5f} vs {b['energy_lost']:.5f} J")"""))

@@ -10,8 +10,29 @@ from pathlib import Path
 
 from . import CASES, get_case, simulate
 from ..multibody.models import canonical
+from ..text import DASH, fixed, num
 
 __all__ = ["is_system_case", "add_case_options", "simulate_command", "compare_command"]
+
+
+def episodes_table(res) -> str:
+    """The contact episodes of a system run as a text table, one line per point and episode.
+
+    An episode that is a velocity jump alone (an impulse, no finite force) shows "–" as its peak
+    force, with a note under the table; small values keep their significant digits."""
+    rows = [f"{'#':>4} {'point':>6} {'t_start [s]':>12} {'dur [ms]':>9} {'v_n- [m/s]':>11} "
+            f"{'impulse [N s]':>13} {'peak N [N]':>11} {'pen [µm]':>9}"]
+    jumps_only = 0
+    for k, r in enumerate(res.impacts, 1):
+        peak = r["peak_normal_force"]
+        jumps_only += peak == float("inf")
+        rows.append(f"{k:>4} {r['contact']:>6} {r['t_start']:>12.6f} {fixed(1e3 * r['duration'], 3):>9} "
+                    f"{num(r['v_n_minus'], 4):>11} {num(r['impulse'], 5):>13} "
+                    f"{DASH if peak == float('inf') else num(peak, 5):>11} "
+                    f"{num(1e6 * r['max_penetration'], 3):>9}")
+    if jumps_only:
+        rows.append(f"peak N {DASH}: a velocity jump alone (an impulse; no finite force to give)")
+    return "\n".join(rows)
 
 
 def is_system_case(name) -> bool:
@@ -98,9 +119,9 @@ def simulate_command(a) -> int:
         print(f"flexlib  case {case.NAME}  model {model}  t = 0..{res.t_end:.4g} s  "
               f"({res.wall_time:.2f} s wall)  bodies {[b.name for b in res.system.bodies]}  "
               f"contact points {res.contact_names}")
-        print(res.impacts_table() if res.impacts else "no impacts")
-        print(f"energy: initial {au['E0']:.6f} J, final {au['E_end']:.6f} J, audit residual max "
-              f"{au['max_residual']:.3g} J; jumps {len(res.log.jumps)}, mode selections "
+        print(episodes_table(res) if res.impacts else "no impacts")
+        print(f"energy: initial {fixed(au['E0'], 6, 'J')}, final {fixed(au['E_end'], 6, 'J')}, audit "
+              f"residual max {num(au['max_residual'], 3, 'J')}; jumps {len(res.log.jumps)}, mode selections "
               f"{res.log.n_selections} ({res.log.n_ambiguous} ambiguous)")
     if a.json:
         out = dict(case=case.NAME, model=model, **res.summary(_times(a, t_end)))
@@ -133,7 +154,7 @@ def compare_command(a) -> int:
             first = r.impacts[0] if r.impacts else None
             at = f"{first['t_start']:.6f} s ({first['contact']})" if first else "-"
             print(f"{m:<20} impacts {len(r.impacts):>4}  first at {at:<22} "
-                  f"final E {au['E_end']:.6f} J  audit {au['max_residual']:.2g} J  "
+                  f"final E {fixed(au['E_end'], 6, 'J')}  audit {num(au['max_residual'], 2, 'J')}  "
                   f"{r.wall_time:.2f} s wall")
     if a.json:
         out = dict(case=case.NAME, t_end=t_end, models=models,

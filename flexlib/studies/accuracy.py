@@ -45,6 +45,7 @@ from ..bodies.bases import basis_of
 from ..params import paper_case
 from ..multibody.simulate import SystemSimulationError
 from ..solver.simulate import SimulationError, simulate
+from ..text import percent
 
 __all__ = ["Study", "PAPER", "DOUBLE_PENDULUM", "STUDIES", "CASE", "MODELS", "T_END",
            "N_IMPACTS", "THETA_GRID", "TIGHT", "QUANTITIES", "representations", "label",
@@ -531,10 +532,10 @@ def markdown_table(summary: dict) -> str:
         m, q = r["model"], r["quantity"]
         tail = f" {within(m, q, 'modal')} | {within(m, q, 'fe')} |"
         if r["label"] is None:
-            lines.append(f"| {m} | {q} | none (best {100 * r['error']:.2g} %) | | | |" + tail)
+            lines.append(f"| {m} | {q} | none (best {percent(100 * r['error'])}) | | | |" + tail)
         else:
             lines.append(f"| {m} | {q} | {r['label']} | {int(r['coordinates'])} | "
-                         f"{r['cpu_s']:.2f} | {100 * r['error']:.2g} % |" + tail)
+                         f"{r['cpu_s']:.2f} | {percent(100 * r['error'])} |" + tail)
     return "\n".join(lines)
 
 
@@ -547,7 +548,7 @@ def reference_markdown(summary: dict) -> str:
              "", f"The second-finest mesh, {ref['second']}, against it (relative errors):", "",
              "| model | " + " | ".join(qs) + " |", "|---" * (len(qs) + 1) + "|"]
     for m, e in ref["self_convergence"].items():
-        lines.append(f"| {m} | " + " | ".join(f"{100 * e[q]:.2g} %" for q in qs) + " |")
+        lines.append(f"| {m} | " + " | ".join(f"{percent(100 * e[q])}" for q in qs) + " |")
     return "\n".join(lines)
 
 
@@ -572,7 +573,7 @@ def report(summary: dict) -> str:
            + ", ".join(f"{m} {w:.0f} s" for m, w in ref["cpu_s"].items())]
     for m, e in ref["self_convergence"].items():
         out.append(f"  {ref['second']} against it, {m}: "
-                   + ", ".join(f"{q} {100 * v:.2g} %" for q, v in e.items()))
+                   + ", ".join(f"{q} {percent(100 * v)}" for q, v in e.items()))
     out.append(markdown_table(summary))
     for m, pf in summary["peak_force"].items():
         for basis, d in pf.items():
@@ -591,7 +592,7 @@ def findings_numbers(summary: dict, model: str = "hybrid_coulomb") -> list[str]:
     ref = summary["reference"]
     sc = ref["self_convergence"][model]
     out = [ref["label"], f"{ref['cpu_s'][model]:.0f} s",
-           f"{100 * sc['energy_after_1']:.2g} % and {100 * sc['normal_impulse_1']:.2g} %"]
+           f"{percent(100 * sc['energy_after_1'])} and {percent(100 * sc['normal_impulse_1'])}"]
     for r in summary["stays_within"]:
         if (r["model"], r["quantity"], r["basis"]) == (model, "t_start_1", "modal"):
             out.append(f"{r['label']} ({r['coordinates']} coordinates, {r['cpu_s']:.2f} s)")

@@ -23,6 +23,8 @@ import numpy as np
 
 from .. import __version__, models
 from ..solver.simulate import SimulationError, simulate
+from ..text import num, plural
+from ..viz import theme
 
 __all__ = ["FRICTION_MODELS", "run_axial", "stick_rows", "run_checks", "axial_study",
            "load_axial_study", "save_axial_study", "STUDY_FILE", "stick_geometry",
@@ -272,8 +274,9 @@ def dependence_summary(study: dict) -> str:
             with_stick = sum(im["n_stick"] > 0 for im in imps)
             tot = 1e3 * sum(im["stick_time"] for im in imps)
             first = imps[0] if imps else None
-            parts.append(f"Na = {na}: {n} stick intervals, {tot:.2f} ms in {with_stick} of {len(imps)} impacts"
-                         + (f" (first impact: {first['n_stick']}, {1e3 * first['stick_time']:.2f} ms)"
+            parts.append(f"Na = {na}: {plural(n, 'stick interval')}, {num(tot, 3, 'ms')} in {with_stick} of "
+                         f"{plural(len(imps), 'impact')}"
+                         + (f" (first impact: {first['n_stick']}, {num(1e3 * first['stick_time'], 3, 'ms')})"
                             if first else ""))
         out.append(f"* **{_MODEL_LABELS[m]}**, stick over 0–{study['t_end']:g} s: " + "; ".join(parts) + ".")
     by_na = {na: {c["id"]: c["verdict"] for c in study["claims"][na]} for na in nas}
@@ -353,20 +356,20 @@ def fig_axial_first_impact(study: dict):
                 stick_nas.append(na)
         if not stick_nas:
             no_stick.append(_MODEL_LABELS.get(m, m))
-        axs[0, j].set_title(_MODEL_LABELS.get(m, m), fontsize=10)
+        axs[0, j].set_title(_MODEL_LABELS.get(m, m), fontsize=theme.LARGE)
         axs[2, j].set_xlabel("time since first contact [ms]")
         handles, labels = axs[0, j].get_legend_handles_labels()
         for na in stick_nas:
             handles.append(Patch(color=NA_COLORS.get(na), alpha=0.18, lw=0))
             labels.append(f"stick, Na = {na}")
-        axs[0, j].legend(handles, labels, fontsize=7)
+        axs[0, j].legend(handles, labels, fontsize=theme.SMALL)
         axs[0, j].set_ylabel("s − s(t_c) [mm]")
         axs[1, j].set_ylabel("normal force N [N]")
         axs[2, j].set_ylabel("friction force F_t [N]")
     for ax in axs.flat:
         ax.grid(True, lw=0.3, alpha=0.6)
     fig.suptitle(f"First impact with 0–{nas[-1]} axial modes, case {study['case']} "
-                 "(an extension beyond the paper): stick shaded", fontsize=11)
+                 "(an extension beyond the paper): stick shaded", fontsize=theme.TITLE)
     note = ("Na = number of axial modes; Na = 0 is the paper's inextensible beam. t_c: time of first "
             "contact.")
     if no_stick:
@@ -399,17 +402,17 @@ def fig_axial_stick(study: dict, models=("hybrid_coulomb", "hybrid_lugre")):
             axs[0, j].bar(x, [im["n_stick"] for im in imps], width, color=col,
                           label=_na_label(study, m, na))
             axs[1, j].bar(x, [1e3 * im["stick_time"] for im in imps], width, color=col)
-        axs[0, j].set_title(_MODEL_LABELS.get(m, m), fontsize=10)
+        axs[0, j].set_title(_MODEL_LABELS.get(m, m), fontsize=theme.LARGE)
         axs[0, j].set_ylabel("stick intervals [–]")
         axs[1, j].set_ylabel("total stick time [ms]")
         axs[1, j].set_xlabel("impact (cluster of contact episodes) [–]")
         axs[0, j].set_ylim(top=1.4 * axs[0, j].get_ylim()[1])     # room for the legend
-        axs[0, j].legend(fontsize=7, loc="upper left")
+        axs[0, j].legend(fontsize=theme.SMALL, loc="upper left")
         for ax in axs[:, j]:
             ax.grid(True, axis="y", lw=0.3, alpha=0.6)
             ax.set_xticks(range(1, 1 + max(len(study["runs"][m][na]["impacts"]) for na in nas)))
     fig.suptitle(f"Stick intervals per impact with 0–{nas[-1]} axial modes, case {study['case']}, "
-                 f"0–{study['t_end']:g} s (an extension beyond the paper)", fontsize=11)
+                 f"0–{study['t_end']:g} s (an extension beyond the paper)", fontsize=theme.TITLE)
     never = [na for na in nas
              if not any(im["n_stick"] for m in models for im in study["runs"][m][na]["impacts"])]
     note = "Na = number of axial modes; Na = 0 is the paper's inextensible beam."
@@ -434,13 +437,13 @@ def fig_axial_energy(study: dict):
             e = study["runs"][m][na]["energies"]
             ax.plot(e["t"], np.array(e["E"], float), color=NA_COLORS.get(na), lw=1.1,
                     label=_na_label(study, m, na))
-        ax.set_title(_MODEL_LABELS.get(m, m), fontsize=10)
+        ax.set_title(_MODEL_LABELS.get(m, m), fontsize=theme.LARGE)
         ax.set_xlabel("time t [s]")
         ax.grid(True, lw=0.3, alpha=0.6)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=theme.SMALL)
     axs[0, 0].set_ylabel("mechanical energy E [J]")
     fig.suptitle(f"Mechanical energy with 0–{nas[-1]} axial modes, case {study['case']} "
-                 "(an extension beyond the paper)", fontsize=11)
+                 "(an extension beyond the paper)", fontsize=theme.TITLE)
     return fig
 
 

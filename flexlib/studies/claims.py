@@ -36,6 +36,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..text import fixed, noun, num, percent, plural
+
 __all__ = ["evaluate_claims", "claims_markdown", "claims_table", "claims_rows", "claims_summary",
            "format_value", "add_robustness", "ROBUSTNESS_VARIANTS", "COINCIDE", "SIMILAR", "CLEAR",
            "JUMP_WINDOW", "MEASUREMENT_NOTE", "Diff", "compare", "rel_diff", "jump_pairs", "fmt_dt", "TABLE_COLUMNS"]
@@ -177,10 +179,7 @@ def fmt_dt(dt) -> str:
     """A time difference [s] in a readable unit (ps, ns, us or ms)."""
     if not math.isfinite(dt):
         return "n/a"
-    for f, u in ((1e-9, "ps"), (1e-6, "ns"), (1e-3, "µs")):
-        if dt < f:
-            return f"{dt / f * 1e3:.3g} {u}"
-    return f"{dt * 1e3:.3g} ms"
+    return num(dt, 3, "s", si=True)
 
 
 def _offset(d: Diff) -> bool:
@@ -191,7 +190,7 @@ def _offset(d: Diff) -> bool:
 
 
 def _unmatched(n: int) -> str:
-    return f"{n} jump{'s' if n != 1 else ''} without a partner in the other run"
+    return f"{plural(n, 'jump')} without a partner in the other run"
 
 
 def _unpaired(d: Diff) -> list:
@@ -199,7 +198,7 @@ def _unpaired(d: Diff) -> list:
     out = [_unmatched(d.n_unmatched) + ", compared as it is" if d.n_unmatched == 1 else
            _unmatched(d.n_unmatched) + ", compared as they are"] if d.n_unmatched else []
     if d.n_far:
-        out.append(f"{d.n_far} matched jump{'s' if d.n_far != 1 else ''} more than "
+        out.append(f"{d.n_far} matched {noun(d.n_far, 'jump')} more than "
                    f"{fmt_dt(JUMP_WINDOW)} apart (up to {fmt_dt(d.dt_jump)}), compared as "
                    f"{'they are' if d.n_far != 1 else 'it is'}")
     return out
@@ -209,12 +208,12 @@ def _diff_note(d: Diff, name="", timing=True) -> str:
     """'<name> x % (pointwise incl. jumps y %; jump times differ by up to z)': x away from jumps."""
     extra = []
     if math.isfinite(d.pointwise) and abs(d.pointwise - d.value) > 5e-5:
-        extra.append(f"pointwise incl. jumps {d.pointwise:.2%}")
+        extra.append(f"pointwise incl. jumps {_pct(d.pointwise)}")
     if timing:
         if _offset(d):
             extra.append(f"jump times differ by up to {fmt_dt(d.dt_offset)}")
         extra += _unpaired(d)
-    return (f"{name} " if name else "") + f"{d.value:.2%}" + (f" ({'; '.join(extra)})" if extra else "")
+    return (f"{name} " if name else "") + f"{_pct(d.value)}" + (f" ({'; '.join(extra)})" if extra else "")
 
 
 def _starts(r):
@@ -302,8 +301,13 @@ def _timing(d: Diff, where: str, key: str) -> str:
     return out
 
 
-def _seq(values, fmt=".2%") -> str:
-    return ", ".join("n/a" if not math.isfinite(v) else format(v, fmt) for v in values)
+def _pct(fraction, sign=False) -> str:
+    """A fraction as a percentage with three significant digits ("0.0239 %", not "0.00%")."""
+    return percent(100 * fraction, 3, sign=sign)
+
+
+def _seq(values) -> str:
+    return ", ".join("n/a" if not math.isfinite(v) else _pct(v) for v in values)
 
 
 def _trend(ra, rb, key, windows, t_end):
@@ -359,10 +363,10 @@ def _claims_c1(x: _Runs) -> list:
     worst = _worst(diffs)
     strict = _worst({k: d.pointwise for k, d in cmp.items()})
     d = cmp[worst]
-    detail = f"worst: {worst}; " + ", ".join(f"{k} {v:.2%}" for k, v in diffs.items())
+    detail = f"worst: {worst}; " + ", ".join(f"{k} {_pct(v)}" for k, v in diffs.items())
     if cmp[strict].pointwise > diffs[worst]:
-        detail += (f"; stricter, pointwise incl. jumps: worst {strict} {cmp[strict].pointwise:.2%} ("
-                   + ", ".join(f"{k} {c.pointwise:.2%}" for k, c in cmp.items() if c.pointwise > c.value + 5e-5)
+        detail += (f"; stricter, pointwise incl. jumps: worst {strict} {_pct(cmp[strict].pointwise)} ("
+                   + ", ".join(f"{k} {_pct(c.pointwise)}" for k, c in cmp.items() if c.pointwise > c.value + 5e-5)
                    + ")")
     if d.n_pairs:
         detail += (f"; the {d.n_pairs} matched velocity jumps happen at times that differ by up to "
@@ -410,7 +414,7 @@ def _claims_c3(x: _Runs) -> list:
                           "theta diff up to impact 2; Coulomb-vs-LuGre diff after impact 2; max rebound "
                           "angle after impact 2", f"<= {SIMILAR:.0%}; > {COINCIDE:.0%}; Coulomb higher",
                           d2, _verdict(ok, d1, d2, reb_c, reb_l),
-                          f"diff before impact 2 {d1:.2%}, after {d2:.2%}; rebound Coulomb {reb_c:.4f} rad, "
+                          f"diff before impact 2 {_pct(d1)}, after {_pct(d2)}; rebound Coulomb {reb_c:.4f} rad, "
                           f"unified LuGre {reb_l:.4f} rad", unit="%"))
     else:
         out.append(_claim("C3", "theta after the second impact", "", "", None, NA, f"only {nimp} impacts"))
@@ -432,7 +436,7 @@ def _claims_c4(x: _Runs) -> list:
                           "(max|d theta'| / range, away from velocity jumps)",
                           "<= 1%; 1-10%; > 10%", dlater, _verdict(ok, dl, dc, dlater),
                           f"{_diff_note(cl, 'LuGre pair')}; {_diff_note(cc, 'Coulomb', timing=False)}; "
-                          f"Coulomb after impact 2 {dlater:.2%}" + _timing(cc, "impact 1", "theta'"), unit="%"))
+                          f"Coulomb after impact 2 {_pct(dlater)}" + _timing(cc, "impact 1", "theta'"), unit="%"))
     else:
         out.append(_claim("C4", "theta' comparison", "", "", None, NA, f"only {nimp} impacts"))
     return out
@@ -455,8 +459,8 @@ def _claims_c5(x: _Runs) -> list:
                           "impact 2 and clearly larger after impact 3; LuGre pair identical.",
                           "diff after impact 1; peak |u_y| after impacts 2, 3 (Coulomb vs unified LuGre); "
                           "LuGre pair diff", "<= 1%; larger; > 10% larger; <= 1%", d1, _verdict(ok, d1, pc2, pl2, pc3, pl3, dl),
-                          f"after 1: {d1:.2%}; after 2: {1e3 * pc2:.3f} vs {1e3 * pl2:.3f} mm; after 3: "
-                          f"{1e3 * pc3:.3f} vs {1e3 * pl3:.3f} mm; LuGre pair {dl:.2%}", unit="%"))
+                          f"after 1: {_pct(d1)}; after 2: {1e3 * pc2:.3f} vs {1e3 * pl2:.3f} mm; after 3: "
+                          f"{1e3 * pc3:.3f} vs {1e3 * pl3:.3f} mm; LuGre pair {_pct(dl)}", unit="%"))
     else:
         out.append(_claim("C5", "tip deformation", "", "", None, NA, f"only {nimp} impacts"))
     return out
@@ -478,7 +482,7 @@ def _claims_c6(x: _Runs) -> list:
                       "LuGre pair; max|d tip Y| in each of the "
                       f"{len(win)} inter-impact intervals / whole-run range",
                       "<= 5%; <= 1%; interior maximum", _max(dY, dYd), _verdict(ok, dY, dYd, dl) if gts is not None else NA,
-                      f"tip Y {dY:.2%}, {_diff_note(cYd, 'tip Y_dot')}; LuGre pair {_diff_note(lY, 'tip Y')}, "
+                      f"tip Y {_pct(dY)}, {_diff_note(cYd, 'tip Y_dot')}; LuGre pair {_diff_note(lY, 'tip Y')}, "
                       f"{_diff_note(lYd, 'tip Y_dot')}; per interval: " + _seq(per)
                       + "; relative to each interval's own range: " + _seq(own), unit="%"))
     return out
@@ -502,9 +506,9 @@ def _claims_c7(x: _Runs) -> list:
                           f"first {k} impacts; LuGre pair: the larger of the relative differences in "
                           "impact duration and in peak N, impact by impact", "monotone; <= 1%",
                           dl, _verdict(grow and dl <= COINCIDE, dl, *dd, *dn), unit="%", detail=
-                          "d duration [ms]: " + ", ".join(f"{1e3 * x:.3f}" for x in dd)
+                          "d duration [ms]: " + ", ".join(fixed(1e3 * x, 3) for x in dd)
                           + "; d peak N [N]: " + ", ".join(f"{x:.3g}" for x in dn)
-                          + f"; LuGre pair: duration {dld:.2%}, peak N {dln:.2%}"))
+                          + f"; LuGre pair: duration {_pct(dld)}, peak N {_pct(dln)}"))
     else:
         out.append(_claim("C7", "impact-count trend", "", "", None, NA, f"only {nimp} impacts"))
     return out
@@ -530,8 +534,8 @@ def _claims_c8(x: _Runs) -> list:
                           "F_t diff in impact 1; mean |F_t| over its first 0.5 ms; LuGre pair; Coulomb after "
                           "impact 1 (max|dF_t| / range, away from velocity jumps)",
                           "<= 5%; LuGre > Coulomb; <= 1%; > 10%", d, _verdict(ok, d, fl, fc, dlall, dlater),
-                          f"impact 1 diff {d:.2%}; early mean |F_t| LuGre {fl:.4g} N vs Coulomb {fc:.4g} N; "
-                          f"{_diff_note(cl, 'LuGre pair')}; Coulomb later {dlater:.2%}"
+                          f"impact 1 diff {_pct(d)}; early mean |F_t| LuGre {fl:.4g} N vs Coulomb {fc:.4g} N; "
+                          f"{_diff_note(cl, 'LuGre pair')}; Coulomb later {_pct(dlater)}"
                           + _timing(c1, "impact 1", "F_t"),
                           unit="%"))
     else:
@@ -571,8 +575,8 @@ def _claims_c10(x: _Runs) -> list:
                           "read as no obvious difference, <= 1 % (\"differs slightly\" alone would be 1-10 %), "
                           "and \"more\" as > 0", f"0 < x <= {COINCIDE:.0%}",
                           rel, _verdict(ok, relu, relh),
-                          f"lost: Coulomb {lc:.5f} J, hybrid LuGre {lh:.5f} J ({relh:+.2%}), unified LuGre "
-                          f"{lu:.5f} J ({relu:+.2%})", unit="%"))
+                          f"lost: Coulomb {lc:.5f} J, hybrid LuGre {lh:.5f} J ({_pct(relh, sign=True)}), unified LuGre "
+                          f"{lu:.5f} J ({_pct(relu, sign=True)})", unit="%"))
     return out
 
 def _claims_c11_c23(x: _Runs) -> list:
@@ -622,7 +626,7 @@ def _claims_c12(x: _Runs) -> list:
                           "(max|dT| / range, away from velocity jumps)",
                           "yes; <= 5%; > 10%", d1, _verdict(ok, d1, dl),
                           f"every jump loses T: {jumps}; after 1: {_diff_note(cc, 'Coulomb', timing=False)}, "
-                          f"{_diff_note(ch, 'hybrid LuGre')}; later: {dl:.2%}" + _timing(cc, "impact 1", "T"),
+                          f"{_diff_note(ch, 'hybrid LuGre')}; later: {_pct(dl)}" + _timing(cc, "impact 1", "T"),
                           unit="%"))
     return out
 
@@ -644,7 +648,7 @@ def _claims_c13(x: _Runs) -> list:
                           "decreasing; interior maximum; <= 1%", dl,
                           _verdict(ok, dl, *amp) if gts is not None else NA,
                           "peaks: " + ", ".join(f"{x:.4g} J" for x in amp) + "; Coulomb diff: " + _seq(per)
-                          + " (relative to each interval's own range: " + _seq(own) + f"); LuGre pair {dl:.2%}",
+                          + " (relative to each interval's own range: " + _seq(own) + f"); LuGre pair {_pct(dl)}",
                           unit="%"))
     return out
 
@@ -712,7 +716,7 @@ def _claims_c16(x: _Runs) -> list:
                           "forward slip, reverse slip and stick; LuGre pair identical.",
                           "s diff in impact 1; presence of v_t > Dv, v_t < -Dv and stick (hybrid: stick "
                           "intervals; unified: samples with |v_t| <= Dv); LuGre pair", "<= 5%; all present; <= 1%",
-                          d, _verdict(ok, d, dl), f"s diff {d:.2%}, LuGre pair {dl:.2%}; " + "; ".join(
+                          d, _verdict(ok, d, dl), f"s diff {_pct(d)}, LuGre pair {_pct(dl)}; " + "; ".join(
                               f"{m}: stick {p['stick']}, forward {p['fwd']}, reverse {p['rev']}"
                               for m, p in phases.items()), unit="%"))
     return out
@@ -899,8 +903,8 @@ def format_value(c: dict) -> str:
     if not math.isfinite(v):
         return "n/a"
     if unit == "%":
-        return f"{100 * v:.3g} %"
-    return f"{v:.4g} {unit}".strip()
+        return _pct(v)
+    return num(v, 4, unit)
 
 
 def claims_rows(claims: list[dict]) -> list[dict]:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import models
+from ..text import num
+from . import theme
 from .plots import IMPACT_BAND
 
 __all__ = ["model_of", "is_rigid", "curve_style", "point_colors", "deflection", "chord_deflection",
@@ -211,9 +213,9 @@ def fig_pendulum_snapshots(result, times, scale=20.0, title=None):
     ax.set_xlabel("X [m]")
     ax.set_ylabel("Y [m]")
     ax.grid(True, lw=0.3)
-    ax.legend(fontsize=7, ncol=2, loc="lower right")
+    ax.legend(fontsize=theme.SMALL, ncol=2, loc="lower right")
     ax.set_title(title or f"Double pendulum ({curve_style('', result)['label'] or model_of(result)} run): "
-                 f"links drawn with the deflection × {scale:g}, • = contact point", fontsize=9)
+                 f"links drawn with the deflection × {scale:g}, • = contact point", fontsize=theme.MEDIUM)
     return fig
 
 
@@ -247,9 +249,9 @@ def fig_beam_snapshots(result, times, scale=1.0, title=None, ax=None):
     ax.set_xlabel("X [m]")
     ax.set_ylabel("Y [m]")
     ax.grid(True, lw=0.3)
-    ax.legend(fontsize=7, ncol=3, loc="upper right")
+    ax.legend(fontsize=theme.SMALL, ncol=3, loc="upper right")
     ax.set_title(title or f"Falling beam, contact points {', '.join(names)} (● closed, ○ open)"
-                 + (f", deflection × {scale:g}" if scale != 1 else ""), fontsize=9)
+                 + (f", deflection × {scale:g}" if scale != 1 else ""), fontsize=theme.MEDIUM)
     return fig
 
 
@@ -269,7 +271,7 @@ def _finish(fig, bottom, window, title):
     bottom.set_xlabel("time t [s]")
     if window is not None:
         bottom.set_xlim(*window)
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle(title, fontsize=theme.LARGE)
     return fig
 
 
@@ -294,7 +296,7 @@ def fig_contact_forces(runs, points=None, window=None, title=None):
             _jump_marks(ax, r, p, curve_style(label, r), 1.05 * top if top > 0 else 1.0)
         ax.set_ylabel(f"N at {p} [N]")
         ax.grid(True, lw=0.3)
-        ax.legend(fontsize=7, loc="upper right")
+        ax.legend(fontsize=theme.SMALL, loc="upper right")
     return _finish(fig, axes[-1, 0], window,
                    title or "Contact forces: normal force per contact point")
 
@@ -326,10 +328,10 @@ def fig_contact_map(runs, window=None, title=None):
         ax.set_ylim(-0.6, len(r.contact_names) - 0.4)
         ax.set_ylabel("contact point [–]")
         ax.set_title(f"{label}: {len(r.impacts)} contact episodes, {len(r.log.jumps)} velocity jumps",
-                     fontsize=9)
+                     fontsize=theme.MEDIUM)
         ax.grid(True, axis="x", lw=0.3)
         if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=7, loc="upper right")
+            ax.legend(fontsize=theme.SMALL, loc="upper right")
     return _finish(fig, axes[-1, 0], window,
                    title or "Contact map: bars while a point is closed")
 
@@ -362,7 +364,7 @@ def fig_theta_dot(runs, bodies=None, window=None, title=None):
             ax.plot(h["t"][sel], h[f"{b}.theta_dot"][sel], **curve_style(label, r))
         ax.set_ylabel(f"θ̇ of {b} [rad/s]")
         ax.grid(True, lw=0.3)
-        ax.legend(fontsize=7, loc="best")
+        ax.legend(fontsize=theme.SMALL, loc="best")
     return _finish(fig, axes[-1, 0], window,
                    title or "Angular rates of the links")
 
@@ -386,7 +388,7 @@ def fig_deflection(runs, where, window=None, title=None):
             ax.plot(h["t"][sel], 1e3 * v[sel], **curve_style(label, r))
         ax.set_ylabel(f"v at {name} [mm]")
         ax.grid(True, lw=0.3)
-        ax.legend(fontsize=7, loc="best")
+        ax.legend(fontsize=theme.SMALL, loc="best")
     return _finish(fig, axes[-1, 0], window,
                    title or "Deflection of the links in their floating frames")
 
@@ -411,14 +413,14 @@ def fig_energy(runs, title=None):
         ax.plot(t, h["W_jump"], color="0.45", lw=1.2, ls="-.", label="kinetic energy of the velocity jumps")
         if np.any(h["W_d"] != 0):
             ax.plot(t, h["W_d"], color="0.6", lw=1.0, ls=":", label="work of the modal damping W_d")
-        ax.plot(t, resid, color="#CC0000", lw=0.9, label=f"residual (max |.| = {np.abs(resid).max():.1e} J)")
+        ax.plot(t, resid, color="#CC0000", lw=0.9, label=f"residual (max |.| = {num(np.abs(resid).max(), 2, 'J')})")
         ax.set_ylabel("energy [J]")
-        ax.set_title(f"{label}: E(0) = {h['E'][0]:.4g} J", fontsize=9)
+        ax.set_title(f"{label}: E(0) = {h['E'][0]:.4g} J", fontsize=theme.MEDIUM)
         ax.grid(True, lw=0.3)
-        ax.legend(fontsize=7, loc="lower left")
+        ax.legend(fontsize=theme.SMALL, loc="lower left")
     axes[-1, 0].set_xlabel("time t [s]")
     fig.suptitle(title or "Energy audit: E(t) − E(0) = works of the contact forces and damping + jump losses",
-                 fontsize=10)
+                 fontsize=theme.LARGE)
     return fig
 
 
@@ -445,10 +447,10 @@ def fig_beam_motion(runs, window=None, title=None):
     axes[1].set_xlabel("time t [s]")
     for ax in axes:
         ax.grid(True, lw=0.3)
-        ax.legend(fontsize=7, loc="best")
+        ax.legend(fontsize=theme.SMALL, loc="best")
     if window is not None:
         axes[1].set_xlim(*window)
-    fig.suptitle(title or "Falling beam: height and sag of the mid-span", fontsize=10)
+    fig.suptitle(title or "Falling beam: height and sag of the mid-span", fontsize=theme.LARGE)
     return fig
 
 
@@ -478,10 +480,10 @@ def fig_first_impact(result, window=None, label=None):
         ax.set_ylabel(f"θ̇ of {b} [rad/s]")
     for ax in axes:
         ax.grid(True, lw=0.3)
-        ax.legend(fontsize=7, loc="upper right")
+        ax.legend(fontsize=theme.SMALL, loc="upper right")
     axes[-1].set_xlabel("time t [s]")
     axes[-1].set_xlim(*window)
-    fig.suptitle(f"First impact: contact force and angular rates ({label})", fontsize=10)
+    fig.suptitle(f"First impact: contact force and angular rates ({label})", fontsize=theme.LARGE)
     return fig
 
 

@@ -18,6 +18,7 @@ import time
 import ipywidgets as w
 
 from ..bodies.bases import BASES
+from ..text import noun
 from .widgets import _UNUSED_BY, PanelDisplay, _short
 
 __all__ = ["SystemPanel", "system_panel", "SYSTEM_SLIDERS"]
@@ -62,7 +63,7 @@ class SystemPanel(PanelDisplay):
         from ..cases import simulate
         unknown = [f for f in fields if f not in SYSTEM_SLIDERS and f not in _DROPDOWNS]
         if unknown:
-            raise ValueError(f"unknown panel field(s) {unknown}; valid fields: "
+            raise ValueError(f"unknown panel {noun(len(unknown), 'field')} {unknown}; valid fields: "
                              f"{', '.join([*SYSTEM_SLIDERS, *_DROPDOWNS])}")
         self.case = case
         self.t_end = float(t_end)

@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from ..text import fixed, num, plural
+from . import theme
 from .plots import IMPACT_BAND, STYLES, first_impact_window, style
 
 __all__ = ["QUANTITIES", "history_figure", "run_and_first_impact", "first_impact_figure", "markdown_table", "impact_table",
@@ -66,9 +68,9 @@ def history_figure(results, keys=("theta", "tip_deflection", "N"), window=None, 
     fig, axs = plt.subplots(len(keys), 1, figsize=(7.5, 1.9 * len(keys) + 0.6), sharex=True,
                             constrained_layout=True, squeeze=False)
     _draw_histories(axs[:, 0], results, keys, window)
-    axs[0, 0].legend(fontsize=8, loc="best")
+    axs[0, 0].legend(fontsize=theme.SMALL, loc="best")
     if title:
-        fig.suptitle(title, fontsize=11)
+        fig.suptitle(title, fontsize=theme.TITLE)
     return fig
 
 
@@ -85,15 +87,15 @@ def run_and_first_impact(results, keys=("theta", "N", "F_t"), title=None):
     if any(r.impacts for r in results.values()):
         w = first_impact_window(results, pad_before=2e-4, pad_after=5e-4)
         _draw_histories(axs[:, 1], results, keys, window=w, band_label=False)
-        axs[0, 1].set_title(f"first impact ({1e3 * (w[1] - w[0]):.1f} ms)", fontsize=10)
+        axs[0, 1].set_title(f"first impact ({1e3 * (w[1] - w[0]):.1f} ms)", fontsize=theme.LARGE)
     else:
         for ax in axs[:, 1]:
             ax.set_axis_off()
-        axs[0, 1].set_title("no impact", fontsize=10)
-    axs[0, 0].set_title(f"0–{max(float(r.t[-1]) for r in results.values()):g} s", fontsize=10)
-    axs[0, 0].legend(fontsize=8, loc="best")
+        axs[0, 1].set_title("no impact", fontsize=theme.LARGE)
+    axs[0, 0].set_title(f"0–{max(float(r.t[-1]) for r in results.values()):g} s", fontsize=theme.LARGE)
+    axs[0, 0].legend(fontsize=theme.SMALL, loc="best")
     if title:
-        fig.suptitle(title, fontsize=11)
+        fig.suptitle(title, fontsize=theme.TITLE)
     return fig
 
 
@@ -109,7 +111,7 @@ def first_impact_figure(results, keys=("N", "F_t", "v_t", "mu_eff", "s"), title=
                 ax.axvspan(a, b, color=STYLES[m]["color"], alpha=0.2, lw=0,
                            label=f"stick, {STYLES[m]['label']}" if i == 0 and j == 0 else None)
     if any(r.impacts and r.impacts[0]["stick_intervals"] for r in results.values()):
-        fig.axes[0].legend(fontsize=8, loc="best")
+        fig.axes[0].legend(fontsize=theme.SMALL, loc="best")
     return fig
 
 
@@ -165,13 +167,12 @@ def stick_summary(result) -> str:
         lines.append(f"* friction ratio |F_t|/N the stick solve asked for: min {ratios.min():.3g}, median "
                      f"{np.median(ratios):.3g}, max {ratios.max():.3g}; limit mu_lim = {valid[0]['mu_lim']:g}")
     lines.append(f"* tests passed (stick entered): **{passed}**; stick intervals: {n_stick}, total "
-                 f"{1e3 * t_stick:.3f} ms; STICK-DRIFT events: {drift}")
+                 f"{num(1e3 * t_stick, 3, 'ms')}; STICK-DRIFT events: {drift}")
     for k, im in enumerate(result.impacts, 1):
         ratio = im["max_stick_ratio"]
-        ratio = f"{ratio:.3g}" if ratio is not None and math.isfinite(ratio) else "–"
-        lines.append(f"* impact {k}: {im['n_stick_tests']} stick tests, max ratio "
-                     f"{ratio}, {len(im['slip_intervals'])} slip and "
-                     f"{len(im['stick_intervals'])} stick intervals")
+        lines.append(f"* impact {k}: {plural(im['n_stick_tests'], 'stick test')}, max ratio "
+                     f"{num(ratio)}, {len(im['slip_intervals'])} slip and "
+                     f"{plural(len(im['stick_intervals']), 'stick interval')}")
     return "\n".join(lines)
 
 
@@ -196,14 +197,14 @@ def fmt_force(f) -> str:
 
 
 def fmt_energy(e) -> str:
-    """Energy rounded to 1e-4 J (``+ 0.0`` turns -0.0000 into 0.0000)."""
-    return f"{round(float(e), 4) + 0.0:.4f} J"
+    """Energy rounded to 1e-4 J (one that rounds to zero is "0 J")."""
+    return fixed(e, 4, "J")
 
 
 def key_numbers(result, n_impacts=None) -> str:
     """The rounded key numbers of one run, one line per impact (for the notebooks' cells whose
     output the test command compares with the stored one)."""
-    lines = [f"{result.model}: {len(result.impacts)} impact(s) in 0..{result.t_end:.4f} s"]
+    lines = [f"{result.model}: {plural(len(result.impacts), 'impact')} in 0..{result.t_end:.4f} s"]
     for k, im in enumerate(result.impacts[:n_impacts] if n_impacts else result.impacts, 1):
         lines.append(f"  impact {k}: start {fmt_time(im['t_start'])}, end {fmt_time(im['t_end'])}, "
                      f"peak N {fmt_force(im['peak_normal_force'])}, "

@@ -22,6 +22,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from .. import models  # noqa: E402
+from ..text import num  # noqa: E402
+from . import theme  # noqa: E402
 
 __all__ = ["STYLES", "style", "save_figure", "FIGURES", "figure_title", "IMPACT_BAND",
            "fig_method_comparison", "fig_energy_per_impact", "fig_stiffness_study", "fig_creep",
@@ -32,7 +34,7 @@ __all__ = ["STYLES", "style", "save_figure", "FIGURES", "figure_title", "IMPACT_
 STYLES = {m: spec.style() for m, spec in models.REGISTRY.items()}
 ORDER = tuple(m for m in models.REGISTRY if m != "free") + ("free",)
 IMPACT_BAND = dict(color="0.9", lw=0, zorder=0)      # the grey impact bands
-_NOTE_FONTSIZE = 8
+_NOTE_FONTSIZE = theme.SMALL
 
 
 def style(model: str) -> dict:
@@ -132,10 +134,10 @@ def _finish(ax, ylabel, title=None, legend=True):
     ax.set_xlabel("time t [s]")
     ax.set_ylabel(ylabel)
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=theme.LARGE)
     ax.grid(True, lw=0.3, alpha=0.6)
     if legend:
-        ax.legend(fontsize=8, loc="best")
+        ax.legend(fontsize=theme.SMALL, loc="best")
 
 
 def first_impact_window(results, pad_before=1e-3, pad_after=2e-3):
@@ -198,7 +200,7 @@ def fig_tip_deflection(results):
         _plot_series(axs[1], results, "tip_deflection", scale=1e3, window=w)
         axs[1].set_xlim(*w)
     _finish(axs[1], r"tip deformation $u_y(L)$ [mm]", "(b) first three impacts", legend=False)
-    fig.suptitle(_title(results, "Transverse deformation of the beam tip"), fontsize=11)
+    fig.suptitle(_title(results, "Transverse deformation of the beam tip"), fontsize=theme.TITLE)
     return fig
 
 
@@ -212,7 +214,7 @@ def fig_normal_force(results):
         _plot_series(axs[1], results, "N", window=w)
         axs[1].set_xlim(*w)
     _finish(axs[1], "normal force N [N]", "(b) first impact", legend=False)
-    fig.suptitle(_title(results, "Impact (normal) force"), fontsize=11)
+    fig.suptitle(_title(results, "Impact (normal) force"), fontsize=theme.TITLE)
     _note(fig, "The impulses of the velocity jumps at impact onset are not included (they act in "
                "zero time).")
     return fig
@@ -233,7 +235,7 @@ def fig_friction_force(results):
         _plot_series(axs[1], results, "F_t", window=w, models=models)
         axs[1].set_xlim(*w)
     _finish(axs[1], r"friction force $F_t$ [N]", "(b) first impact", legend=False)
-    fig.suptitle(_title(results, "Friction force"), fontsize=11)
+    fig.suptitle(_title(results, "Friction force"), fontsize=theme.TITLE)
     _note(fig, _left_out(results, models, "its friction force is zero"))
     return fig
 
@@ -246,7 +248,7 @@ def fig_energy(results):
                              r"(c) elastic energy $V_E$ [J]", r"(d) gravitational energy $V_G$ [J]")):
         _plot_series(ax, results, key)
         _finish(ax, lab.split(") ", 1)[1], lab.split(" [")[0], legend=(key == "E"))
-    fig.suptitle(_title(results, "Energy of the beam"), fontsize=11)
+    fig.suptitle(_title(results, "Energy of the beam"), fontsize=theme.TITLE)
     return fig
 
 
@@ -298,7 +300,7 @@ def fig_tangential_velocity(results):
         _plot_series(axs[1], results, "v_t", contact_only=True, window=w, models=models)
         axs[1].set_xlim(*w)
     _finish(axs[1], r"$v_t$ [m/s]", "(b) first impact", legend=False)
-    fig.suptitle(_title(results, "Tangential velocity of the tip during impact"), fontsize=11)
+    fig.suptitle(_title(results, "Tangential velocity of the tip during impact"), fontsize=theme.TITLE)
     _note(fig, "Gaps in the lines: the tip is in flight. "
           + _left_out(results, models, "the paper's Fig. 13 compares the friction models"))
     return fig
@@ -320,8 +322,8 @@ def fig_friction_coefficient(results):
         for v, lab in ((mu_d, r"$\pm\mu_d$"), (-mu_d, None), (mu_s, r"$\pm\mu_s$"), (-mu_s, None)):
             ax.axhline(v, color="0.4", lw=0.6, ls=":" if abs(v) == mu_s else "--", label=lab)
     _finish(axs[1], r"$\mu_{eff}$ [-]", "(b) first impact", legend=False)
-    axs[0].legend(fontsize=8)
-    fig.suptitle(_title(results, "LuGre friction coefficient during impact"), fontsize=11)
+    axs[0].legend(fontsize=theme.SMALL)
+    fig.suptitle(_title(results, "LuGre friction coefficient during impact"), fontsize=theme.TITLE)
     notes = []
     d = _as_dict(results)
     if "hybrid_coulomb" in d:
@@ -368,7 +370,7 @@ def _cnote(fig, text):
 
 
 def _penalty_text(params) -> str:
-    return (f"continuous models: {params['contact_law']} law, K = {params['contact_stiffness']:.0e} "
+    return (f"continuous models: {params['contact_law']} law, K = {num(params['contact_stiffness'], 1)} "
             f"N/m^{params['contact_exponent']:g}, e = {params['e']:g}; constraint models: e = "
             f"{params['constraint_e']:g}; mu_d = {params['mu_d']:g}")
 
@@ -409,7 +411,7 @@ def fig_method_comparison(comparison, models=COMPARISON_MODELS):
         if w:
             ax.set_xlim(*w)
         _finish(ax, lab, title, legend=False)
-    fig.suptitle(_title(res, "Contact constraint against continuous contact force"), fontsize=11)
+    fig.suptitle(_title(res, "Contact constraint against continuous contact force"), fontsize=theme.TITLE)
     _cnote(fig, _penalty_text(params) + ". The constraint models' N leaves out the "
            "impulse of the velocity jump at impact onset; the continuous models have no jump, their "
            "N carries the whole impact.")
@@ -431,9 +433,9 @@ def fig_energy_per_impact(comparison, models=None):
         ax.plot([r["t_start"] for r in rows], [r["energy_lost"] for r in rows], **st)
     ax.set_xlabel("start of the impact [s]")
     ax.set_ylabel("energy lost in the impact [J]")
-    ax.set_title(f"Energy lost per impact, case {comparison['params']['case']}", fontsize=10)
+    ax.set_title(f"Energy lost per impact, case {comparison['params']['case']}", fontsize=theme.LARGE)
     ax.grid(True, lw=0.3, alpha=0.6)
-    ax.legend(fontsize=8, loc="best")
+    ax.legend(fontsize=theme.SMALL, loc="best")
     _cnote(fig, _penalty_text(comparison["params"]) + ". Energy lost = E before - E after the "
           "impact (a cluster of contact episodes), velocity jumps included.")
     return fig
@@ -472,9 +474,9 @@ def fig_stiffness_study(ds):
         ax.set_xlabel(f"penalty stiffness K [N/m^{ds.attrs['contact_exponent']:g}]")
         ax.set_ylabel(lab)
         ax.grid(True, which="both", lw=0.3, alpha=0.6)
-    axs.flat[0].legend(fontsize=7, loc="best")
+    axs.flat[0].legend(fontsize=theme.SMALL, loc="best")
     fig.suptitle(f"Penalty stiffness study, case {ds.attrs['case']} ({ds.attrs['contact_law']} law, "
-                 f"e = {ds.attrs['e']:g}, n = {ds.attrs['contact_exponent']:g})", fontsize=11)
+                 f"e = {ds.attrs['e']:g}, n = {ds.attrs['contact_exponent']:g})", fontsize=theme.TITLE)
     _cnote(fig, "Horizontal lines: the contact-constraint counterpart (continuous Coulomb: hybrid "
           "Coulomb; continuous LuGre: unified LuGre), the limit K -> infinity; its peak N leaves out "
           "the impulse of the velocity jump, and it does not penetrate (no line in the penetration "
@@ -514,9 +516,9 @@ def fig_creep(creep):
     _finish(axs[1], r"tangential speed $|v_t|$ [m/s]", "(b) tangential speed, in contact")
     par = creep["params"]
     fig.suptitle(f"Stick against creep, first impact, case {par['case']}, axial modes = "
-                 f"{par['axial_modes']}", fontsize=11)
+                 f"{par['axial_modes']}", fontsize=theme.TITLE)
     _cnote(fig, f"Hybrid Coulomb: e = {par['hybrid_e']:g}; continuous Coulomb: {par['contact_law']} "
-          f"law, K = {par['contact_stiffness']:.0e} N/m^{par['contact_exponent']:g}, e = {par['e']:g}. "
+          f"law, K = {num(par['contact_stiffness'], 1)} N/m^{par['contact_exponent']:g}, e = {par['e']:g}. "
           "s is measured from its value at first contact; gaps in the lines: the tip is in flight.")
     return fig
 
@@ -576,8 +578,8 @@ def save_figure(fig, name: str, outdir, results=None, extra: dict | None = None)
     # of Matplotlib or of the PNG library), SVG ids hashed with a fixed salt, and the layout
     # frozen at rounded axes positions (the SVG's clip-path ids hash the exact axes boxes).
     _freeze_layout(fig)
-    with plt.rc_context({"svg.hashsalt": "flexlib"}):
-        fig.savefig(outdir / f"{name}.png", dpi=110, metadata={"Description": text, "Software": "flexlib"})
+    with plt.rc_context({**theme.RC, "svg.hashsalt": "flexlib"}):
+        fig.savefig(outdir / f"{name}.png", dpi=theme.DPI, metadata={"Description": text, "Software": "flexlib"})
         fig.savefig(outdir / f"{name}.svg", metadata={"Description": text, "Creator": "flexlib",
                                                        "Date": None})
     plt.close(fig)
@@ -613,7 +615,8 @@ def fig_accuracy_cost(err, model: str, reference: str, tol: float = 0.01, study=
     paper = study is PAPER or study.case == PAPER.case
     panels = _ACC_PANELS if paper else _ACC_PANELS_DP
     d = err[(err.model == model) & (err.label != reference) & (err.method == "DOP853")]
-    fig, axs = plt.subplots(2, 4, figsize=(13, 6.6), sharex=True, sharey=True,
+    # eight panels in four rows of two, so that a page-wide figure keeps its labels legible
+    fig, axs = plt.subplots(4, 2, figsize=(9, 11.5), sharex=True, sharey=True,
                             constrained_layout=True)
     for ax, (q, title) in zip(axs.flat, panels):
         for fam, st in _ACC_FAMILIES.items():
@@ -629,7 +632,7 @@ def fig_accuracy_cost(err, model: str, reference: str, tol: float = 0.01, study=
             if fam in ("modal", "fe"):
                 for _, r in f.iterrows():
                     n = r.label.split()[-1].split("=")[-1]
-                    ax.annotate(n, (r.cpu_s, max(min(r[q], _ACC_CEILING), 1e-7)), fontsize=6,
+                    ax.annotate(n, (r.cpu_s, max(min(r[q], _ACC_CEILING), 1e-7)), fontsize=theme.SMALL,
                                 xytext=(3, 2), textcoords="offset points", color=st["color"])
         front = pareto(d, q)
         ax.step(front.cpu_s, np.clip(front[q], 1e-7, _ACC_CEILING), where="post", color="k",
@@ -637,23 +640,23 @@ def fig_accuracy_cost(err, model: str, reference: str, tol: float = 0.01, study=
         ax.axhline(tol, color="0.4", ls="--", lw=0.8, label=f"{100 * tol:g} %")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=theme.MEDIUM)
         ax.grid(True, which="both", lw=0.3, alpha=0.5)
-    for ax in axs[1]:
+    for ax in axs[-1]:
         ax.set_xlabel("CPU time of a warm run [s]")
     for ax in axs[:, 0]:
         ax.set_ylabel("relative error [-]")
     handles, labels = axs.flat[0].get_legend_handles_labels()
     uniq = dict(zip(labels, handles))
-    axs.flat[0].legend(uniq.values(), uniq.keys(), fontsize=7, loc="lower left")
+    axs.flat[0].legend(uniq.values(), uniq.keys(), fontsize=theme.SMALL, loc="lower left")
     what = "case 3.2" if paper else f"the {study.case.replace('-', ' ')}"
-    fig.suptitle(f"Accuracy against cost of the beam's bases, {what}, model {model}; "
-                 f"compared with {reference} at tight tolerances", fontsize=11)
+    fig.suptitle(f"Accuracy against cost of the beam's bases, {what}, model {model};\n"
+                 f"compared with {reference} at tight tolerances", fontsize=theme.TITLE)
     span = ("Per-impact quantities: the largest relative error over the impacts the reference "
             "has in 0-1 s. Partition: N far modes, local length and elements as in the tables."
             if paper else f"Angles: the largest difference over 0-{study.t_end:g} s divided by "
             f"the reference's range; the coordinates are both links'.")
     _cnote(fig, f"Numbers beside the points: N (modal) and n_e (fe). An impact the reference has "
-                f"and the run misses is drawn at {_ACC_CEILING:g}; errors below 1e-7 at 1e-7. "
+                f"and the run misses is drawn at {_ACC_CEILING:g}; errors below 10⁻⁷ at 10⁻⁷. "
                 + span)
     return fig

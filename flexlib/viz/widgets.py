@@ -34,7 +34,6 @@ Behaviour (tested in ``tests/test_widgets.py``):
 from __future__ import annotations
 
 import contextlib
-import math
 import time
 
 import ipywidgets as w
@@ -45,6 +44,8 @@ from ..contact import penalty
 from ..bodies.bases import BASES
 from ..params import Case, paper_case
 from ..solver.simulate import SimulationError, canonical_model, simulate
+from ..text import fixed, noun, num, plural
+from . import theme
 
 __all__ = ["panel", "Panel", "PanelDisplay", "SLIDERS", "CHOICES"]
 
@@ -168,7 +169,7 @@ class Panel(PanelDisplay):
         self._moved = None                 # the friction slider moved last while held
         unknown = [f for f in fields if f not in SLIDERS and f not in CHOICES]
         if unknown:
-            raise ValueError(f"unknown panel field(s) {unknown}; valid fields: "
+            raise ValueError(f"unknown panel {noun(len(unknown), 'field')} {unknown}; valid fields: "
                              f"{', '.join([*SLIDERS, *CHOICES])}")
         self.sliders = {f: _make_slider(f, self.t_end if f == "t_end" else _param_value(self.case, f))
                         for f in fields}
@@ -277,7 +278,7 @@ class Panel(PanelDisplay):
             self._draw(results)
         except Exception as err:
             return self._fail(f"plot failed: {type(err).__name__}: {_short(err)}")
-        self.status.value = (f"ready ({len(results)} run(s), {time.perf_counter() - w0:.1f} s)"
+        self.status.value = (f"ready ({plural(len(results), 'run')}, {time.perf_counter() - w0:.1f} s)"
                              + (f"; {_escape(self.note)}" if self.note else ""))
 
     def describe(self) -> str:
@@ -319,8 +320,8 @@ def readout_html(results) -> str:
         peak_n = max(i["peak_normal_force"] for i in r.impacts)
         peak_f = max(i["peak_friction_force"] for i in r.impacts)
         rows.append(f"<tr><td>{_LABELS.get(m, m)}</td><td>{im['t_start']:.4f}</td>"
-                    f"<td>{_sig(peak_n)}</td><td>{_sig(peak_f)}</td>"
-                    f"<td>{im['energy_lost']:.4f}</td><td>{len(r.impacts)}</td></tr>")
+                    f"<td>{num(peak_n)}</td><td>{num(peak_f)}</td>"
+                    f"<td>{fixed(im['energy_lost'], 4)}</td><td>{len(r.impacts)}</td></tr>")
     return f"<table style='font-size:90%'>{head}{''.join(rows)}</table>"
 
 
@@ -337,7 +338,7 @@ def readout_notes(results) -> list[str]:
         c = r.case.coulomb
         if spec.friction.has_bristles and peak_n > 0 and peak_f > 1.01 * max(c.mu_s, c.mu_d) * peak_n:
             notes.append(
-                f"{spec.label}: peak |F_t| = {_sig(peak_f)} N is {peak_f / peak_n:.2g} × peak N, above "
+                f"{spec.label}: peak |F_t| = {num(peak_f)} N is {num(peak_f / peak_n, 2)} × peak N, above "
                 f"μ_s = {c.mu_s:g}. Not an error: the LuGre coefficient σ0 z + σ1 ż + σ2 v_t is bounded "
                 f"by μ_s only in steady sliding; where v_t reverses, the bristle damping σ1 ż "
                 f"(σ1 = {r.case.lugre.sigma1:g} s/m) is large while z still has the other sign "
@@ -345,7 +346,7 @@ def readout_notes(results) -> list[str]:
         if spec.is_penalty:
             notes.append(
                 f"{spec.label}: the penalty force carries the first shock as a short spike (peak N "
-                f"{_sig(peak_n)} N, growing with the stiffness K); the constraint method takes it "
+                f"{num(peak_n)} N, growing with the stiffness K); the constraint method takes it "
                 f"as the impulse of its velocity jump instead, so its peak N is much lower.")
     return notes
 
@@ -353,12 +354,6 @@ def readout_notes(results) -> list[str]:
 def notes_html(results) -> str:
     """:func:`readout_notes` as HTML lines under the readout table ("" if there are none)."""
     return "".join(f"<p style='font-size:85%;margin:2px 0'>ⓘ {_escape(n)}</p>" for n in readout_notes(results))
-
-
-def _sig(x, n=3):
-    if not math.isfinite(x) or x == 0:
-        return f"{x:g}"
-    return f"{x:.{n}g}"
 
 
 def _escape(text):
@@ -375,5 +370,5 @@ def _default_plot(results):
     ax.set_xlabel("time t [s]")
     ax.set_ylabel("normal force N [N]")
     ax.grid(True, lw=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=theme.SMALL)
     return fig
