@@ -12,7 +12,7 @@ PKG = Path(__file__).resolve().parents[1] / "flexlib"
 PHYSICS_PACKAGES = ("bodies", "contact", "solver", "multibody")
 PHYSICS_MODULES = ("models", "params", "result", "_jit", "_numerics")
 PRESENTATION_PACKAGES = ("studies", "viz")
-PRESENTATION_MODULES = ("cli", "notebooks", "cases.command")
+PRESENTATION_MODULES = ("cli", "notebooks", "cases.command", "text")
 
 
 def module_name(path: Path) -> str:
