@@ -21,12 +21,13 @@ The run never hangs and never shows a traceback:
   one line with the notebook's name and the cell (its position, counted from 1 over all
   cells, Markdown included, and its first line of source); the next notebook still runs, and
   the command ends with exit status 1.  Ctrl-C stops the kernel and the run (exit status 130).
+  What the runner process and the kernel print themselves (ipykernel's warnings, say) goes to a
+  temporary file, not to the terminal.
 """
 from __future__ import annotations
 
 import json
 import logging
-import os
 import subprocess
 import sys
 import tempfile
@@ -98,12 +99,13 @@ def _one_line(text, limit=200) -> str:
     return first if len(first) <= limit else first[:limit - 3] + "..."
 
 
-def _cell_label(nb, index) -> str:
-    """``cell 7 of 15 ("time.sleep(30)")``: the position counted from 1 over all cells."""
+def _where(nb, index) -> str:
+    """``at cell 7 of 15 ('time.sleep(30)')``: the position counted from 1 over all cells, and
+    the first line of the cell's source."""
     if index is None:
-        return "before the first cell"
+        return "before its first cell"
     source = _one_line(nb.cells[index].source, 60)
-    return f"cell {index + 1} of {len(nb.cells)} ({source!r})"
+    return f"at cell {index + 1} of {len(nb.cells)} ({source!r})"
 
 
 def execute(path, timeout: float = CELL_TIMEOUT, kernel: str | None = None) -> float:
@@ -119,7 +121,7 @@ def execute(path, timeout: float = CELL_TIMEOUT, kernel: str | None = None) -> f
     try:
         nb = nbformat.read(path, as_version=4)
     except Exception as err:          # missing, not JSON, not a notebook
-        raise NotebookFailed(f"cannot be read: {_one_line(err)}") from None
+        raise NotebookFailed(f"on reading it: {_one_line(err)}") from None
     at = {"index": None}
     client = NotebookClient(
         nb, timeout=timeout, kernel_name=kernel or kernel_name(), record_timing=False,
@@ -140,17 +142,17 @@ def execute(path, timeout: float = CELL_TIMEOUT, kernel: str | None = None) -> f
         why = (f"timed out after {timeout:g} s (the limit per cell; --timeout sets it)"
                if err.ename == TIMEOUT_ENAME else
                f"{err.ename}: {_one_line(err.evalue)}" if err.evalue else err.ename)
-        raise NotebookFailed(f"at {_cell_label(nb, at['index'])}: {why}") from None
+        raise NotebookFailed(f"{_where(nb, at['index'])}: {why}") from None
     except CellTimeoutError:
-        raise NotebookFailed(f"at {_cell_label(nb, at['index'])}: the kernel did not answer "
+        raise NotebookFailed(f"{_where(nb, at['index'])}: the kernel did not answer "
                              f"within {timeout:g} s") from None
     except DeadKernelError:
-        raise NotebookFailed(f"at {_cell_label(nb, at['index'])}: the kernel died") from None
+        raise NotebookFailed(f"{_where(nb, at['index'])}: the kernel died") from None
     except KeyboardInterrupt:
         raise
     except Exception as err:          # the kernel did not start, or a fault of nbclient's
-        where = ("the kernel did not start" if at["index"] is None
-                 else f"at {_cell_label(nb, at['index'])}")
+        where = ("before its first cell: the kernel did not start" if at["index"] is None
+                 else _where(nb, at["index"]))
         raise NotebookFailed(f"{where}: {type(err).__name__}: {_one_line(err)}") from None
     wall = time.perf_counter() - w0
     nbformat.write(clean(nb), path)
@@ -198,7 +200,7 @@ def run_isolated(path, timeout: float = CELL_TIMEOUT, kernel: str | None = None)
                 proc.wait(timeout=limit)
             except subprocess.TimeoutExpired:
                 _stop(proc)
-                return False, (f"did not finish within {limit:g} s although each cell has "
+                return False, (f"to finish within {limit:g} s although each cell has "
                                f"{timeout:g} s: its runner was stopped")
             except BaseException:
                 _stop(proc)
@@ -208,7 +210,7 @@ def run_isolated(path, timeout: float = CELL_TIMEOUT, kernel: str | None = None)
             return bool(out["ok"]), out["wall"] if out["ok"] else out["message"]
         except (OSError, ValueError, KeyError):
             tail = _one_line("\n".join(log_path.read_text(errors="replace").splitlines()[-1:]))
-            return False, f"its runner process ended with exit status {proc.returncode}" + (
+            return False, f"because its runner ended with exit status {proc.returncode}" + (
                 f" ({tail})" if tail else "")
 
 
@@ -258,9 +260,10 @@ def _runner_main(argv=None) -> int:
     except NotebookFailed as err:
         out = {"ok": False, "wall": None, "message": str(err)}
     except KeyboardInterrupt:
-        out = {"ok": False, "wall": None, "message": "stopped"}
+        out = {"ok": False, "wall": None, "message": "as it was stopped"}
     except Exception as err:
-        out = {"ok": False, "wall": None, "message": f"{type(err).__name__}: {_one_line(err)}"}
+        out = {"ok": False, "wall": None,
+               "message": f"in its runner: {type(err).__name__}: {_one_line(err)}"}
     Path(a.result).write_text(json.dumps(out))
     return 0
 

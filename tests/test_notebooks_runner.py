@@ -112,6 +112,24 @@ def test_a_runner_that_outlives_its_limit_is_stopped(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "_code_cells", lambda path: -1)    # limit = RUNNER_SLACK
     t0 = time.perf_counter()
     ok, message = runner.run_isolated(nb, timeout=60, kernel=KERNEL)
-    assert not ok and message.startswith("did not finish within 1 s"), message
+    assert not ok and message.startswith("to finish within 1 s although each cell has 60 s"), message
     assert time.perf_counter() - t0 < runner.RUNNER_STOP_WAIT + 10
     assert json.loads(nb.read_text())["cells"][1]["outputs"] == []
+
+
+def test_an_unreadable_notebook_and_a_missing_kernel_are_one_line_each(tmp_path):
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text("{not json")
+    fine = _notebook(tmp_path, "fine", "print(1)")
+    p, _ = _run([broken, tmp_path / "absent.ipynb"])
+    lines = p.stderr.splitlines()
+    assert p.returncode == 1 and "Traceback" not in p.stdout + p.stderr, p.stderr
+    assert lines[0].startswith("broken.ipynb: FAILED on reading it: ")
+    assert lines[1].startswith("absent.ipynb: FAILED on reading it: [Errno 2]")
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-m", "flexlib", "notebooks", "--kernel", "no-such-kernel",
+                        str(fine)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 1 and "Traceback" not in p.stdout + p.stderr, p.stderr
+    assert p.stderr.splitlines()[0] == ("fine.ipynb: FAILED before its first cell: the kernel did "
+                                        "not start: NoSuchKernel: No such kernel named "
+                                        "no-such-kernel")
