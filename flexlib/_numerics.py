@@ -11,7 +11,7 @@ event-driven runs amplify that: the frictionless run of case 3.2 makes 67 veloci
 :func:`pins` is the environment that makes both libraries take their AVX2 paths on a CPU that
 has AVX2 and FMA: ``OPENBLAS_CORETYPE=Haswell`` (the kernels OpenBLAS also uses on AMD Zen) and,
 where the CPU has AVX-512, ``NPY_DISABLE_CPU_FEATURES`` for NumPy's AVX-512 targets.  Both are
-read when NumPy is imported, so they must be set before.  Four places do it:
+read when NumPy is imported, so they must be set before.  Five places do it:
 
 * ``import flexlib`` (:func:`pin_this_process`, the first thing the package does) sets them in
   the process's environment when NumPy is not loaded yet: ``python -m flexlib``, a script or a
@@ -24,7 +24,10 @@ read when NumPy is imported, so they must be set before.  Four places do it:
   runs pinned whatever the notebook imports first;
 * the two commands themselves (scripts/figures.sh and scripts/test.sh, through
   scripts/_venv.sh) run ``python flexlib/_numerics.py``, which prints them as shell ``export``
-  lines, and export them.
+  lines, and export them;
+* a sweep's worker processes (:mod:`flexlib.studies.sweep`, local pool or Dask) start with
+  :func:`worker_environment`: the pins and the BLAS thread counts of the process that runs the
+  sweep, so that every engine gives the same bits.
 
 A value the user gives one of the two variables (in the shell, or in a ``sitecustomize``) is
 always kept: ``import flexlib`` sets only the missing ones, ``python -m flexlib`` does not start
@@ -60,6 +63,14 @@ LOADED_UNPINNED = False
 REEXEC_GUARD = "FLEXLIB_NUMERICS_REEXECUTED"
 # Whether this process is the one reexec_pinned started (it removes REEXEC_GUARD again).
 REEXECUTED = False
+# The BLAS thread counts.  Not pinned (how many cores to use is the user's choice), but they too
+# change the last bits: OpenBLAS splits some reductions between its threads (the symmetric
+# matrix-vector products of an eigensolver, say), and a 200 x 200 eigenvalue problem rounds
+# differently with 1 and 2 threads.  Dask's worker processes set all three to 1 by default.
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+# The values of pins() and THREAD_VARIABLES in the environment when flexlib was imported (after
+# pin_this_process): what NumPy and OpenBLAS loaded with, whatever changes os.environ later.
+STARTUP_ENV: dict = {}
 
 
 def _cpu_flags() -> set:
@@ -129,6 +140,9 @@ def pin_this_process() -> bool:
     if "numpy" not in sys.modules:
         for key, value in wanted.items():
             os.environ.setdefault(key, value)
+    if not STARTUP_ENV:
+        STARTUP_ENV.update({k: os.environ.get(k) for k in (*wanted, *THREAD_VARIABLES)})
+    if "numpy" not in sys.modules:
         return pinned()
     LOADED_UNPINNED = not pinned()
     argv = list(getattr(sys, "orig_argv", []))
@@ -140,6 +154,34 @@ def pin_this_process() -> bool:
                       "with the kernel 'Python 3 (flexlib)' (see flexlib/_numerics.py)",
                       RuntimeWarning, stacklevel=3)
     return not LOADED_UNPINNED
+
+
+def worker_environment() -> dict:
+    """{variable: value, or None for unset} that a worker process (of a sweep) must start with to
+    compute as this process does, bit for bit: :func:`pins`, with the value this process was
+    started with where the user gave one, and this process's BLAS thread counts
+    (:data:`THREAD_VARIABLES`, unset where they were unset: the library's default).  The values
+    are those at ``import flexlib``, not whatever changed ``os.environ`` since (a Dask
+    ``LocalCluster`` sets the thread counts to 1 in the process that starts it).  If NumPy was
+    loaded here before the pins, a worker still gets them: it then computes as the README and
+    the figures do, not as this process."""
+    start = STARTUP_ENV or {k: os.environ.get(k) for k in (*pins(), *THREAD_VARIABLES)}
+    env = {k: (v if start.get(k) is None else start[k]) for k, v in pins().items()}
+    env.update({k: start.get(k) for k in THREAD_VARIABLES})
+    return env
+
+
+def unpinned_summary() -> str | None:
+    """A few words on why this process does not run with :func:`pins` (``"OPENBLAS_CORETYPE
+    unset, NumPy uses X86_V4"``), or None when it does: what a worker process reports."""
+    if pinned():
+        return None
+    words = [f"{k} {'unset' if have is None else f'= {have!r}'}"
+             for k, (have, _) in env_differences().items()]
+    active = numpy_avx512_active() if "NPY_DISABLE_CPU_FEATURES" in pins() else None
+    if active:
+        words.append(f"NumPy uses {' '.join(active)}")
+    return ", ".join(words) or "not pinned"
 
 
 def reexec_pinned(argv=None) -> None:

@@ -168,9 +168,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip the expensive studies (mode table, printed multipliers, tolerance, "
                         "axial modes); default: off (the studies run)")
     n = sub.add_parser("notebooks", help="re-execute every notebook in notebooks/ in place",
-                       formatter_class=_Formatter)
+                       formatter_class=_Formatter,
+                       description="Re-execute notebooks in place, each in a fresh kernel of its "
+                                   "own, and store them\nwithout widget state.  A notebook whose "
+                                   "cell fails, runs past --timeout or kills\nits kernel is left "
+                                   "as it was and reported in one line (its name and the\ncell); "
+                                   "the others still run, and the command then exits 1.")
     n.add_argument("paths", nargs="*", metavar="NOTEBOOK",
                    help="notebooks to execute; default: every notebooks/*.ipynb")
+    n.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
+                   help="time limit of each cell; a cell that runs longer is interrupted and its "
+                        "notebook reported as failed; default 600")
+    n.add_argument("--kernel", default=None, metavar="NAME",
+                   help="Jupyter kernel to run them on; default: 'flexlib' (installed into this "
+                        "environment if missing), else 'python3'")
     return p
 
 
@@ -578,7 +589,7 @@ def main(argv=None) -> int:
             return 0
         if a.command == "notebooks":
             from .notebooks import execute_all
-            return execute_all(a.paths or None)
+            return execute_all(a.paths or None, timeout=a.timeout, kernel=a.kernel)
     except ValueError as err:
         sys.stderr.write(f"flexlib: error: {err}\n")
         return 2

@@ -408,3 +408,79 @@ def test_cli_sweep_help_lists_every_model(tmp_path):
     for m in fl.MODELS:
         assert m in " ".join(option.split()), m
         assert f"\n  {m} " in p.stdout, f"model {m} has no line in the models list"
+
+
+# Run in a fresh process that loaded NumPy before flexlib, without the numerical pins in its
+# environment (a notebook on a plain kernel that imports NumPy first, say): the case in which
+# worker processes used to start with other settings than the pool's (the local pool's fork
+# server imports flexlib first and runs pinned; a Dask worker imports NumPy with distributed
+# and ran unpinned, 1.5e-9 apart in peak friction force on an AVX-512 CPU).
+_ENGINES_SCRIPT = """
+import numpy, os, sys, warnings
+import flexlib as fl
+from flexlib.studies import sweep as sweep_mod
+import distributed
+
+def main(out):
+    grid = {"mu_d": [0.3, 0.4]}
+    run = dict(t_end=%(t_end)r, progress=False, metrics=["peak_normal_force", "peak_friction_force",
+               "energy_lost", "final_energy", "audit_residual"])
+    local = fl.sweep("3.2", "lugre", grid, engine="local", workers=2, **run)
+    threads = os.environ.get("OPENBLAS_NUM_THREADS")
+    cluster = sweep_mod.local_cluster(2)
+    try:
+        with distributed.Client(cluster) as client:
+            addresses = [cluster.scheduler_address, *client.scheduler_info()["workers"]]
+            assert all(a.startswith("tcp://127.0.0.1:") for a in addresses), addresses
+            worker_threads = set(client.run(os.environ.get, "OPENBLAS_NUM_THREADS").values())
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                dask = fl.sweep("3.2", "lugre", grid, engine="dask", scheduler=client, **run)
+    finally:
+        cluster.close()
+    after = os.environ.get("OPENBLAS_NUM_THREADS")     # this process's environment is left alone
+    # a cluster started without flexlib's help: its workers load NumPy unpinned; sweep says so
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None) as plain, distributed.Client(plain) as c:
+        with warnings.catch_warnings(record=True) as plain_caught:
+            warnings.simplefilter("always")
+            fl.sweep("3.2", "lugre", {"mu_d": [0.3]}, engine="dask", scheduler=c, **run)
+    numpy.savez(out, **{f"local_{k}": local[k].values for k in run["metrics"]},
+                **{f"dask_{k}": dask[k].values for k in run["metrics"]},
+                threads=[repr(threads), repr(worker_threads), repr(after)],
+                warned=[str(w.message) for w in caught if "numerical settings" in str(w.message)] + [""],
+                plain_warned=[str(w.message) for w in plain_caught
+                              if "numerical settings" in str(w.message)] + [""])
+
+if __name__ == "__main__":
+    main(sys.argv[1])
+"""
+
+
+def test_local_pool_and_dask_cluster_are_bit_identical_whatever_the_parent_loaded(tmp_path):
+    """A sweep on the local pool and the same sweep on a Dask LocalCluster (started on 127.0.0.1
+    by the test through :func:`flexlib.studies.sweep.local_cluster`, and closed) give the same
+    bits, also when the calling process runs without the pins; the workers keep the caller's
+    BLAS thread count (unset here; Dask's default would set it to 1).  A cluster started
+    without flexlib's help has unpinned workers there, and the sweep warns about them."""
+    pytest.importorskip("distributed")
+    script = tmp_path / "engines.py"
+    script.write_text(_ENGINES_SCRIPT % {"t_end": T_END})
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES", "OPENBLAS_NUM_THREADS",
+                        "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    out = tmp_path / "out.npz"
+    run = subprocess.run([sys.executable, str(script), str(out)], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    data = np.load(out)
+    for name in ("peak_normal_force", "peak_friction_force", "energy_lost", "final_energy",
+                 "audit_residual"):
+        local, dask = data[f"local_{name}"], data[f"dask_{name}"]
+        assert np.isfinite(local).any()
+        assert np.array_equal(local, dask, equal_nan=True), (name, local, dask)
+    assert list(data["threads"]) == ["None", "{None}", "None"]
+    assert list(data["warned"]) == [""]
+    if "NPY_DISABLE_CPU_FEATURES" in fl._numerics.pins():     # only AVX-512 CPUs differ unpinned
+        assert "Dask workers do not run with flexlib's numerical settings" in data["plain_warned"][0]

@@ -12,6 +12,16 @@ the per-impact metrics).  Three engines give the same values, bit for bit:
   (``"tcp://host:8786"``) or a ``distributed.Client``; with neither, a ``LocalCluster`` on
   127.0.0.1 is started for the sweep and closed after it.
 
+The worker processes start with the numerical settings of the calling process
+(:func:`flexlib._numerics.worker_environment`: the pins of flexlib/_numerics.py and the calling
+process's BLAS thread counts, which a Dask worker would otherwise set to 1), set in the
+environment they inherit, since they load NumPy before they import flexlib.  So the local pool
+and a Dask ``LocalCluster`` (the one the sweep starts, or :func:`local_cluster`) agree to the
+bit, also when the calling process loaded NumPy before the pins (its workers then run pinned,
+the process itself does not: only engine ``"serial"`` differs there).  Workers started
+elsewhere (``dask worker``) have the environment they were started with: the sweep warns when
+they run without the pins.
+
 A point that fails never stops the sweep: ``status`` says why (``"stopped: <cause>"`` for a run
 that raised :class:`~flexlib.solver.simulate.SimulationError`, ``"invalid: <message>"`` for a parameter
 combination that is refused, such as mu_s < mu_d), and its metrics are NaN except those that the
@@ -25,6 +35,7 @@ rerun computes only the missing points (and a changed flexlib never reuses stale
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
@@ -33,11 +44,12 @@ import math
 import os
 import signal
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
+from .. import __version__, _numerics
 from ..models import CONTACT_MODELS
 from ..params import DESCRIPTIONS, RANGES, Case, check_value, paper_case, parse_value
 from ..solver.simulate import SimulationError, canonical_model, simulate
@@ -152,6 +164,34 @@ def warm_worker():
             simulate("3.2", model, _WARM_T_END)
         _warm["done"] = True
     return os.getpid()
+
+
+def worker_numerics():
+    """(pid, None) when this worker runs with flexlib's numerical settings, else (pid, a few
+    words on what differs): what a Dask worker reports before a sweep."""
+    return os.getpid(), _numerics.unpinned_summary()
+
+
+@contextlib.contextmanager
+def _worker_environ():
+    """``os.environ`` as the sweep's worker processes must inherit it while they start
+    (:func:`flexlib._numerics.worker_environment`: the numerical pins and this process's BLAS
+    thread counts); restored afterwards.  Worker processes load NumPy before flexlib can set
+    anything (a Dask worker imports NumPy with ``distributed``), so only the environment they
+    start with counts."""
+    def put(env):
+        for key, value in env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    wanted = _numerics.worker_environment()
+    saved = {k: os.environ.get(k) for k in wanted}
+    put(wanted)
+    try:
+        yield
+    finally:
+        put(saved)
 
 
 def _init_pool_worker():
@@ -329,7 +369,8 @@ def _run_local(tasks, on_done, workers=None, scheduler=None):
     pool = ProcessPoolExecutor(max_workers=n, mp_context=_pool_context(), initializer=_init_pool_worker)
     finished = False
     try:
-        pending = {pool.submit(_run_task, t) for t in tasks}
+        with _worker_environ():      # the fork server and the workers start on the first submits
+            pending = {pool.submit(_run_task, t) for t in tasks}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in done:
@@ -354,7 +395,7 @@ def _run_local(tasks, on_done, workers=None, scheduler=None):
 
 def _run_dask(tasks, on_done, workers=None, scheduler=None):
     try:
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import Client, as_completed
     except ImportError:
         raise ValueError("engine 'dask' needs dask.distributed: pip install 'flexlib[dask]'") from None
     cluster = client = None
@@ -368,14 +409,10 @@ def _run_dask(tasks, on_done, workers=None, scheduler=None):
             except (OSError, TimeoutError) as err:
                 raise ValueError(f"cannot connect to the Dask scheduler {str(scheduler)!r}: {err}") from None
         else:
-            n = max(1, min(int(workers or _cpu_count()), len(tasks)))
-            # loopback only, no dashboard; its logs are silenced because closing it right
-            # after the sweep makes workers log their lost heartbeats as errors
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address=None,
-                                   silence_logs=logging.CRITICAL)
+            cluster = local_cluster(max(1, min(int(workers or _cpu_count()), len(tasks))))
             client = Client(cluster)
         client.run(warm_worker)
+        _check_worker_numerics(client.run(worker_numerics))
         futures = client.map(_run_task, tasks, pure=False)
         try:
             for f in as_completed(futures):
@@ -387,6 +424,36 @@ def _run_dask(tasks, on_done, workers=None, scheduler=None):
             client.close()
         if cluster is not None:
             cluster.close()
+
+
+def local_cluster(n_workers: int):
+    """A ``distributed.LocalCluster`` of ``n_workers`` single-threaded worker processes that
+    compute as this process does: they start with :func:`_worker_environ` and keep this
+    process's BLAS thread counts (Dask's default sets them to 1).  Loopback only, no
+    dashboard; its logs are silenced because closing it right after a sweep makes the workers
+    log their lost heartbeats as errors."""
+    import dask
+    from distributed import LocalCluster
+    keep = {f"distributed.nanny.pre-spawn-environ.{k}": None for k in _numerics.THREAD_VARIABLES}
+    with _worker_environ(), dask.config.set(keep):
+        return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                            host="127.0.0.1", dashboard_address=None, silence_logs=logging.CRITICAL)
+
+
+def _check_worker_numerics(reports):
+    """Warn when Dask workers (``{address: (pid, unpinned_summary)}``) run without flexlib's
+    numerical settings although this process gives them (workers started elsewhere, by
+    ``dask worker``, get only the environment they were started with)."""
+    bad = {addr: why for addr, (_, why) in reports.items() if why}
+    given = _numerics.worker_environment()
+    if bad and all(given[k] == v for k, v in _numerics.pins().items()):   # none set by the user
+        addr, why = next(iter(bad.items()))
+        warnings.warn(f"{len(bad)} of the {len(reports)} Dask workers do not run with flexlib's "
+                      f"numerical settings ({addr}: {why}), so their points can differ from a "
+                      "local run in the last digits, and late impacts visibly: start the workers "
+                      "with the settings in their environment (eval \"$(python "
+                      "flexlib/_numerics.py)\" in bash before `dask worker`)",
+                      RuntimeWarning, stacklevel=4)
 
 
 _ENGINE_RUN = {"serial": _run_serial, "local": _run_local, "dask": _run_dask}
