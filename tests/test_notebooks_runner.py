@@ -73,7 +73,7 @@ def test_timeout_dead_kernel_and_error_are_one_line_each_and_the_run_goes_on(tmp
                         "slow cell'): timed out after 2 s (the limit per cell; --timeout sets it)")
     assert lines[1] == "dies.ipynb: FAILED at cell 3 of 3 ('import os'): the kernel died"
     assert lines[2] == "raises.ipynb: FAILED at cell 2 of 2 (\"{}['missing key']\"): KeyError: 'missing key'"
-    assert lines[3] == "3 notebook(s) failed: slow.ipynb, dies.ipynb, raises.ipynb"
+    assert lines[3] == "3 notebooks failed: slow.ipynb, dies.ipynb, raises.ipynb"
     assert len(lines) == 4
     assert p.stdout.startswith("fine.ipynb: executed in ")
     assert _outputs(fine) == ["42\n"]                     # the notebook after them ran, in place
