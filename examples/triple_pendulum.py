@@ -12,6 +12,7 @@ import sys
 
 import flexlib.multibody as mb
 from flexlib.params import BeamParams
+from flexlib.cases.command import episodes_table
 
 
 def triple_pendulum(n_modes: int = 2) -> mb.System:
@@ -27,7 +28,7 @@ def triple_pendulum(n_modes: int = 2) -> mb.System:
 
 def main(t_end: float = 1.0):
     res = mb.SystemSimulator(triple_pendulum(), t_end).run()
-    print(res.impacts_table() if res.impacts else "no impacts")
+    print(episodes_table(res) if res.impacts else "no impacts")
     au = res.audit()
     print(f"energy: initial {au['E0']:.6f} J, final {au['E_end']:.6f} J, "
           f"audit residual {au['max_residual']:.2e} J, wall time {res.wall_time:.2f} s")

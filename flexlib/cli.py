@@ -9,6 +9,7 @@ shows a progress line on stderr (not with ``--quiet``).
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import math
 import sys
@@ -17,7 +18,8 @@ from dataclasses import fields
 from pathlib import Path
 
 from . import models
-from .cases.command import add_case_options, compare_command, is_system_case, simulate_command
+from .cases.command import (ALL_CASES, add_case_options, compare_command, is_system_case,
+                            refuse_inapplicable, simulate_command)
 from .text import fixed, num
 from .params import (DESCRIPTIONS, RANGES, BeamParams, CoulombParams, LuGreParams, SlopeParams,
                      SolverSettings, _range_text, paper_case, parse_value)
@@ -28,6 +30,14 @@ _PARAM_GROUPS = ("beam, hinge and initial state", "slope and contact", "Coulomb 
                  "LuGre friction", "solver")
 # A parameter's metavar is its name in capitals, except where two names differ only in case.
 _METAVARS = {"E": "YOUNG_MODULUS", "e": "RESTITUTION"}
+# The option of a parameter is its name with hyphens, except the restitution coefficient e (beside
+# Young's modulus E): one name per concept in every case.
+_OPTION_NAMES = {"e": "restitution"}
+# the spellings of earlier versions, for the hint of the unknown-option error (not accepted)
+_RENAMED = {"--e": "--restitution", "--stop-stiffness": "--contact-stiffness",
+            "--stop-exponent": "--contact-exponent", "--ground-stiffness": "--contact-stiffness",
+            "--ground-exponent": "--contact-exponent"}
+_CASES_TEXT = ("3.1 (or A), 3.2 (or B), double-pendulum, falling-beam, beam-on-slope")
 _MODEL_HELP = {m: spec.description for m, spec in models.REGISTRY.items()}
 _DEFAULT_MODEL = "frictionless"
 _COMPARE_MODELS = ",".join(models.CONTACT_MODELS)
@@ -115,7 +125,8 @@ def _add_param_options(s):
         g = s.add_argument_group(f"parameters: {title} (default: the case's value)")
         for f in fields(cls):
             name = f.name
-            g.add_argument("--" + name.replace("_", "-"), dest="p_" + name, default=None,
+            g.add_argument("--" + _OPTION_NAMES.get(name, name).replace("_", "-"),
+                           dest="p_" + name, default=None,
                            metavar=_METAVARS.get(name, name.upper()),
                            help=_param_help(name, defaults, defaults_31))
 
@@ -124,7 +135,7 @@ def _add_run_command(sub, name, model_option, model_default, *, summary, descrip
     """A subcommand that runs models: its model option, the shared options, the models table."""
     metavar = model_option.lstrip("-").upper()
     s = sub.add_parser(
-        name, help=summary, description=description, formatter_class=_Formatter,
+        name, help=summary, description=description, formatter_class=_Formatter, allow_abbrev=False,
         usage=f"python -m flexlib {name} [--case CASE] [{model_option} {metavar}] [--t-end T_END] "
               "[options]",
         epilog="models:\n" + "\n".join(f"  {m:<15} {t}" for m, t in _MODEL_HELP.items()))
@@ -139,10 +150,12 @@ def _add_run_command(sub, name, model_option, model_default, *, summary, descrip
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m flexlib", description="flexlib: oblique frictional impact of a "
-                "rotating flexible beam on a rigid slope (Fan et al. 2021).",
+                "rotating flexible beam on a rigid slope (Fan et al. 2021), and of flexible "
+                f"multibody systems.  Cases (--case): {_CASES_TEXT}.",
                 epilog="'python -m flexlib COMMAND --help' lists every option of a command with "
                        "its default.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p.commands = sub.choices            # name -> the command's parser (for the unknown options)
     _add_run_command(
         sub, "simulate", "--model", _DEFAULT_MODEL,
         summary="run one model on one case and print its impacts",
@@ -220,38 +233,62 @@ def _progress_for(a, label=""):
     return _Progress(sys.stderr, label)
 
 
+def _check_case(name):
+    """The case name as given, if it names a case; else a ValueError listing every case."""
+    from .params import CASE_NAMES
+    if str(name).strip() not in CASE_NAMES and not is_system_case(name):
+        raise ValueError(f"parameter 'case' = {name!r} is invalid: valid range is one of "
+                         f"{_CASES_TEXT}")
+    return name
+
+
+def _number(name, text, lo, hi, unit, *, lo_open=True):
+    """``text`` as a float in (lo, hi] (or [lo, hi]); else a ValueError naming ``name``, the
+    value and the range (nan and non-numbers are refused)."""
+    left = "(" if lo_open else "["
+    try:
+        x = float(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"parameter {name!r} = {text!r} is not a number: valid range is "
+                         f"{left}{lo:g}, {hi:g}] {unit}".rstrip()) from None
+    if not ((lo < x if lo_open else lo <= x) and x <= hi):
+        raise ValueError(f"parameter {name!r} = {text!r} is invalid: valid range is "
+                         f"{left}{lo:g}, {hi:g}] {unit}".rstrip())
+    return x
+
+
 def _run_inputs(a):
-    """The validated inputs shared by simulate and compare: (case, overrides, t_end, sample_times)."""
+    """The validated inputs shared by simulate and compare, for every case: (case, overrides,
+    t_end, sample_times); ``case`` is None for a multibody case (its options are checked when
+    its system is built)."""
+    _check_case(a.case)
+    system = is_system_case(a.case)
     overrides = {}
     for name in _PARAM_NAMES:
         v = getattr(a, "p_" + name)
         if v is not None:
             overrides[name] = parse_value(name, v)
-    sample_times = None
-    if a.sample_times:
-        try:
-            sample_times = [float(x) for x in a.sample_times.split(",") if x.strip()]
-        except ValueError:
-            raise ValueError(f"--sample-times {a.sample_times!r} is not a comma-separated list of times") from None
     for opt, path in (("--json", a.json), ("--save", a.save), ("--csv", a.csv)):
         if path and not Path(path).expanduser().resolve().parent.is_dir():
             raise ValueError(f"{opt} {path!r}: the directory {str(Path(path).parent)!r} does not exist")
-    case = paper_case(a.case)
-    a.t_end = "2.0" if a.t_end is None else a.t_end
-    try:
-        t_end = float(a.t_end)
-    except ValueError:
-        raise ValueError(f"parameter 't_end' = {a.t_end!r} is not a number: valid range is "
-                         "(0, 1000] s") from None
-    if sample_times is not None and any(not (0.0 <= x <= t_end) for x in sample_times):
-        raise ValueError(f"--sample-times must lie in [0, t_end = {t_end:g}] s")
+    if system:
+        from .cases import get_case
+        default = get_case(a.case).T_END
+    else:
+        default = 2.0
+    t_end = _number("t_end", a.t_end if a.t_end is not None else default, 0.0, 1000.0, "s")
+    sample_times = None
+    if a.sample_times:
+        texts = [x for x in a.sample_times.split(",") if x.strip()]
+        sample_times = [_number("sample_times", x, 0.0, t_end, "s (0 <= t <= t_end)", lo_open=False)
+                        for x in texts]
+        if not sample_times:
+            raise ValueError(f"parameter 'sample_times' = {a.sample_times!r} names no time: valid "
+                             f"range is a comma-separated list of times in [0, {t_end:g}] s")
     if a.dt is not None:
-        try:
-            dt = float(a.dt)
-        except ValueError:
-            dt = float("nan")
-        if not (0.0 < dt <= t_end):
-            raise ValueError(f"--dt {a.dt!r} is invalid: valid range is (0, t_end = {t_end:g}] s")
+        _number("dt", a.dt, 0.0, t_end, "s (0 < dt <= t_end)")
+    # the values first (a bad value is named with its range even if the option does not apply)
+    case = None if system else paper_case(a.case).with_(**overrides)
     return case, overrides, t_end, sample_times
 
 
@@ -283,10 +320,11 @@ def _per_model(path, model):
 
 def _cmd_simulate(a) -> int:
     from .solver.simulate import canonical_model
-    if is_system_case(a.case):
-        return simulate_command(a)
     case, overrides, t_end, sample_times = _run_inputs(a)
+    if case is None:
+        return simulate_command(a, t_end)
     model = canonical_model(_DEFAULT_MODEL if a.model is None else a.model)
+    refuse_inapplicable(a, case.name, [model])
     res, stopped = _run(case, model, t_end, overrides, sample_times, _progress_for(a))
     if stopped:
         sys.stderr.write(f"flexlib: simulation stopped: {stopped}\n")
@@ -325,14 +363,15 @@ def _write_outputs(a, res, sample_times, model=None):
 
 def _cmd_compare(a) -> int:
     from .solver.simulate import canonical_model
-    if is_system_case(a.case):
+    case, overrides, t_end, sample_times = _run_inputs(a)
+    if case is None:
         a.models = "continuous,frictionless,hybrid_coulomb" if a.models is None else a.models
-        return compare_command(a)
+        return compare_command(a, t_end)
     a.models = _COMPARE_MODELS if a.models is None else a.models
     models = list(dict.fromkeys(canonical_model(m) for m in a.models.split(",") if m.strip()))
     if not models:
         raise ValueError(f"--models {a.models!r} names no model; valid models: {', '.join(_MODEL_HELP)}")
-    case, overrides, t_end, sample_times = _run_inputs(a)
+    refuse_inapplicable(a, case.name, models)
     case = case.with_(**overrides)          # a bad parameter is refused before any run
     runs = {}
     for m in models:
@@ -390,7 +429,7 @@ def compare_table(runs: dict, *, case_name: str = "", t_end: float | None = None
 
 def _add_sweep_parser(sub):
     w = sub.add_parser("sweep", help="run models over a grid of parameters (in parallel) and save a netCDF file",
-                       formatter_class=_Formatter,
+                       formatter_class=_Formatter, allow_abbrev=False,
                        usage="python -m flexlib sweep [--model MODEL] --grid NAME=VALUES --out NC_PATH [options]",
                        epilog="models:\n" + "\n".join(f"  {m:<15} {t}" for m, t in _MODEL_HELP.items()),
                        description="Run every model at every point of the product of the --grid "
@@ -570,10 +609,26 @@ def _note_numerics():
         sys.stderr.write(f"flexlib: note: {why}\n")
 
 
+def _unknown_options(parser, command, extra):
+    """Exit 2 naming the first unknown option of ``command`` and the nearest valid one."""
+    import re
+    valid = sorted(set(re.findall(r"--[A-Za-z0-9][\w-]*", parser.commands[command].format_help())))
+    word = next((x for x in extra if x.startswith("-")), extra[0]).split("=")[0]
+    near = difflib.get_close_matches(word, valid, n=1, cutoff=0.5)
+    near = [_RENAMED[word]] if word in _RENAMED else near
+    hint = (f"; did you mean {near[0]}?" if near else
+            f"; 'python -m flexlib {command} --help' lists the options")
+    what = "option" if word.startswith("-") else "argument"
+    sys.stderr.write(f"flexlib: error: unknown {what} {word!r} of '{command}'{hint}\n")
+    raise SystemExit(2)
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     try:
-        a = parser.parse_args(argv)
+        a, extra = parser.parse_known_args(argv)
+        if extra:
+            _unknown_options(parser, a.command, extra)
         _note_numerics()
         if a.command == "simulate":
             return _cmd_simulate(a)

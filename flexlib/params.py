@@ -472,7 +472,9 @@ class Case:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Case":
-        return cls(name=d.get("name", "custom"),
+        """The case of ``d`` (:meth:`as_dict`, or the ``params`` of a result's summary, which
+        name it ``case`` and add the model and t_end)."""
+        return cls(name=d.get("name", d.get("case", "custom")),
                    beam=BeamParams(**d["beam"]), slope=SlopeParams(**d["slope"]),
                    coulomb=CoulombParams(**d["coulomb"]), lugre=LuGreParams(**d["lugre"]),
                    solver=SolverSettings(**d["solver"]))

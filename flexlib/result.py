@@ -156,11 +156,11 @@ class SimulationResult:
 
     @property
     def first_contact(self):
-        """The first velocity jump: dict(t, theta, tip_deflection) or None."""
+        """The first velocity jump: dict(t, contact, theta, tip_deflection) or None."""
         if not self.jumps:
             return None
         j = self.jumps[0]
-        return dict(t=j["t"], theta=j["theta"], tip_deflection=j["tip_deflection"])
+        return dict(t=j["t"], contact="tip", theta=j["theta"], tip_deflection=j["tip_deflection"])
 
     def in_contact(self) -> np.ndarray:
         return self.h["mode"] > 0
@@ -243,23 +243,27 @@ class SimulationResult:
         mm = mean_motion(Q, Qd, zero, zero, model.kernel_arrays())
         return dict(r_cm=mm[:, :2].tolist(), v_cm=mm[:, 2:4].tolist(), omega_mean=mm[:, 4].tolist())
 
+    @property
+    def params(self) -> dict:
+        """Every parameter of the run: ``case``, ``model``, ``t_end`` [s] and the groups of
+        :meth:`flexlib.params.Case.as_dict` (``Case.from_dict`` reads it back)."""
+        d = self.case.as_dict()
+        d.pop("name")
+        return dict(case=self.case.name, model=self.model, t_end=self.t_end, **d)
+
     def summary(self, sample_times=None) -> dict:
-        """The JSON summary of the command line (names are stable; see README)."""
-        fc = self.first_contact
-        samples = None if sample_times is None else self.samples_at(sample_times)
-        keep = ("t_start", "t_end", "duration", "episodes", "peak_normal_force", "peak_friction_force",
-                "energy_before", "energy_after", "jump_loss", "friction_work", "normal_work",
-                "energy_lost", "v_n_minus", "v_t_minus", "v_t_plus", "impulse", "stick_intervals",
-                "slip_intervals", "n_stick_tests", "n_stick_drift", "max_stick_ratio",
-                "min_painleve_margin", "max_cond_S", *SELECTION_KEYS, "zeno_jumps",
-                "max_penetration", "normal_dissipation", "clipped_impulse", "normal_impulse")
+        """The JSON summary of the command line, in the layout every case shares (docs/usage.md,
+        "The result"): ``samples`` at ``sample_times`` [s] (default: the run's own, else 11
+        times over the run)."""
+        if sample_times is not None:
+            samples = self.samples_at(sample_times)
+        else:
+            samples = self.samples or self.samples_at(np.linspace(0.0, self.t_end, 11))
         return _jsonable(dict(
             case=self.case.name, model=self.model, flexlib_version=self.version,
-            params=self.case.as_dict(), success=self.success, message=self.message,
-            first_contact=fc,
-            impacts=[{"contact": "tip", **{k: im[k] for k in keep}} for im in self.impacts],
-            samples=samples or self.samples,
-            energy=self.energy_summary(),
+            params=self.params, success=self.success, message=self.message,
+            first_contact=self.first_contact, impacts=[impact_record(im) for im in self.impacts],
+            samples=samples, energy=self.energy_summary(),
             selections=selection_counts(self.selections),
             warnings=self.warnings, stats=self.stats, wall_time_s=self.stats.get("wall_time_s")))
 
@@ -365,6 +369,30 @@ def load_result(path) -> SimulationResult:
                             success=meta["success"], message=meta["message"], stats=meta["stats"],
                             version=meta["version"], selections=meta.get("selections", ()),
                             energy=meta.get("energy"), t_end=meta.get("t_end"))
+
+
+# the keys of an impact (a cluster of contact episodes) in the JSON summary, after the shared ones
+_IMPACT_EXTRA = ("t_end", "duration", "energy_lost", "peak_normal_force", "peak_friction_force",
+                 "jump_loss", "friction_work", "normal_work", "v_n_minus", "v_t_minus", "v_t_plus",
+                 "stick_intervals", "slip_intervals", "n_stick_tests", "n_stick_drift",
+                 "max_stick_ratio", "min_painleve_margin", "max_cond_S", "zeno_jumps",
+                 "max_penetration", "normal_dissipation", "clipped_impulse")
+
+
+def impact_record(im) -> dict:
+    """One impact (a cluster of contact episodes of the tip) in the layout every case shares:
+    ``contact``, ``t_start``, ``energy_before``, ``energy_after``, ``jump_impulse`` (the velocity
+    jump at the impact's start), ``normal_impulse`` (jumps + integral of N over its episodes),
+    ``episodes`` (a list of {t_start, duration, normal_impulse, peak_normal_force}), then the
+    single-beam solver's further numbers."""
+    eps = im["episode_list"]
+    out = dict(contact="tip", t_start=im["t_start"], energy_before=im["energy_before"],
+               energy_after=im["energy_after"], jump_impulse=eps[0]["impulse"] if eps else 0.0,
+               normal_impulse=im["normal_impulse"],
+               episodes=[{k: e[k] for k in ("t_start", "duration", "normal_impulse",
+                                             "peak_normal_force")} for e in eps])
+    out.update({k: im[k] for k in _IMPACT_EXTRA + SELECTION_KEYS})
+    return out
 
 
 SELECTION_KEYS = ("n_selections", "selections_unique", "selections_several", "selections_none",

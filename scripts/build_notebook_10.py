@@ -306,9 +306,9 @@ pendulum's first impact); every setting is kept, so going back is instant.
 def pendulum_run(case, model, t_end, mu_d=0.0, **params):
     return simulate(case, model, t_end, mu_d=mu_d, mu_s=mu_d, **params)
 
-p = mbw.system_panel("double-pendulum", ["contact_at", "stop_stiffness", "n_modes", "mu_d", "model",
+p = mbw.system_panel("double-pendulum", ["contact_at", "contact_stiffness", "n_modes", "mu_d", "model",
                                          "basis", "elements"],
-                     dict(contact_at=0.8, stop_stiffness=K, n_modes=3, mu_d=0.0, model="continuous",
+                     dict(contact_at=0.8, contact_stiffness=K, n_modes=3, mu_d=0.0, model="continuous",
                           basis="modal", elements=4),
                      t_end=0.7, plot=mbp.fig_first_impact, readout=mbw.impact_readout,
                      simulate_fn=pendulum_run)

@@ -464,7 +464,7 @@ def test_cli_writes_penalty_impacts(tmp_path):
     out = tmp_path / "out.json"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.run([sys.executable, "-m", "flexlib", "simulate", "--case", "3.2", "--model",
-                        "continuous_coulomb", "--contact-law", "flores", "--e", "0.5", "--t-end",
+                        "continuous_coulomb", "--contact-law", "flores", "--restitution", "0.5", "--t-end",
                         "2", "--json", str(out), "--quiet"], cwd=ROOT, env=env,
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr

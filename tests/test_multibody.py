@@ -497,7 +497,7 @@ def test_rigid_penalty_drop_is_the_reference_penalty_rod():
     centre of mass and angle to 1e-8 (measured 3e-10)."""
     K_, n_ = 1e9, 1.5
     r = simulate("falling-beam", model="continuous", n_modes=0, t_end=0.3, h0=0.1, theta0=0.1,
-                 ground_stiffness=K_, ground_exponent=n_, rtol=1e-10, atol=1e-12)
+                 contact_stiffness=K_, contact_exponent=n_, rtol=1e-10, atol=1e-12)
     pr = ref.simulate_penalty_rod(ROD, 0.1, 0.1, 0.3, stiffness=K_, exponent=n_)
     got = [(im["contact"], im["t_start"], im["t_end"]) for im in r.impacts]
     want = [(f"P{c[0] + 1}", c[1], c[2]) for c in pr.contacts]

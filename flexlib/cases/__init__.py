@@ -1,6 +1,7 @@
 """The multibody cases flexlib ships, one module each, and how to build and run them by name.
 
-A case is an :class:`Option` table, a default model and run time, and a function that builds its
+A case is an :class:`Option` table, a default model and run time, the shared parameters it has
+no use for (``UNUSED_PARAMS``, refused by the command line), and a function that builds its
 :class:`~flexlib.multibody.system.System`.
 
 Adding a case is writing one module like :mod:`flexlib.cases.double_pendulum` and listing it in
@@ -11,7 +12,11 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-__all__ = ["Option", "CASES", "get_case", "check_options", "SystemCase", "build", "simulate"]
+__all__ = ["Option", "CASES", "get_case", "check_options", "SystemCase", "build", "simulate",
+           "rerun"]
+
+# the contact settings every case's system() takes (their defaults are the case's)
+CONTACT_PARAMS = ("e", "v_zeno", "chi", "beta", "contact_law", "contact_damping")
 
 CASES = {"double-pendulum": "flexlib.cases.double_pendulum",
          "falling-beam": "flexlib.cases.falling_beam",
@@ -70,7 +75,7 @@ def check_options(case, options: dict) -> dict:
 def split_params(case, params: dict) -> dict:
     """Route flat parameters to where they belong: the case's options, the beams
     (:class:`flexlib.params.BeamParams`), friction (``CoulombParams``, ``LuGreParams``), the
-    solver (``SolverSettings``) and the contact settings (e, v_zeno, chi, beta, contact_law)."""
+    solver (``SolverSettings``) and the contact settings (:data:`CONTACT_PARAMS`)."""
     from dataclasses import fields
     from ..params import BeamParams, CoulombParams, LuGreParams, SolverSettings, check_value
     groups = {"beam": BeamParams, "coulomb": CoulombParams, "lugre": LuGreParams,
@@ -81,7 +86,7 @@ def split_params(case, params: dict) -> dict:
     for k, v in params.items():
         if k in case.OPTIONS:
             out["options"][k] = v
-        elif k in ("e", "v_zeno", "chi", "beta", "contact_law"):
+        elif k in CONTACT_PARAMS:
             out["contact"][k] = check_value(k, v)
         else:
             for g, cls in groups.items():
@@ -89,7 +94,7 @@ def split_params(case, params: dict) -> dict:
                     out[g][k] = v
                     break
             else:
-                valid = sorted(set(case.OPTIONS) | {"e", "v_zeno", "chi", "beta", "contact_law"}
+                valid = sorted(set(case.OPTIONS) | set(CONTACT_PARAMS)
                                | {f.name for cls in groups.values() for f in fields(cls)})
                 raise ValueError(f"unknown parameter {k!r} of case {case.NAME!r}; valid parameters: "
                                  + ", ".join(valid))
@@ -115,13 +120,53 @@ def simulate(case_name: str, model: str | None = None, t_end: float | None = Non
     """Run case ``case_name`` (see :func:`build`) over [0, t_end] s (default: the case's run time);
     returns a :class:`flexlib.multibody.result.SystemResult`.  The beam parameters apply to every
     body, the basis among them (``basis="fe", elements=4``; see :func:`flexlib.solver.simulate.simulate`)."""
-    from ..multibody.simulate import SystemSimulator
+    from ..multibody.simulate import SystemSimulationError, SystemSimulator
     case = get_case(case_name)
     t_end = case.T_END if t_end is None else float(t_end)
     if not 0.0 < t_end <= 1000.0:
         raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is (0, 1000] s")
     system, solver = build(case_name, model, **params)
-    return SystemSimulator(system, t_end, solver).run()
+    inputs = resolved_params(case_name, model, **params)
+    try:
+        res = SystemSimulator(system, t_end, solver).run()
+    except SystemSimulationError as err:
+        if err.result is not None:
+            err.result.inputs = inputs
+            err.result.success, err.result.message = False, str(err)
+        raise
+    res.inputs = inputs
+    return res
+
+
+def resolved_params(case_name: str, model: str | None = None, **params) -> dict:
+    """Every input of a run of case ``case_name`` at its value: ``case``, ``model``, the case's
+    ``options``, the ``beam``, ``coulomb`` and ``lugre`` parameters every body and contact point
+    shares, and the ``contact`` settings (:data:`CONTACT_PARAMS`); :func:`rerun` takes it back."""
+    import inspect
+    from dataclasses import asdict
+    from ..multibody.models import canonical
+    from ..params import BeamParams, CoulombParams, LuGreParams
+    case = get_case(case_name)
+    p = split_params(case, params)
+    fr = dict(getattr(case, "DEFAULT_FRICTION", {}))
+    fr.update(p["coulomb"])
+    defaults = inspect.signature(case.system).parameters
+    contact = {k: p["contact"].get(k, defaults[k].default) for k in CONTACT_PARAMS}
+    opts = check_options(case, p["options"])
+    return dict(case=case.NAME, model=canonical(model or case.DEFAULT_MODEL),
+                options={k: list(v) if isinstance(v, tuple) else v for k, v in opts.items()},
+                beam={k: v for k, v in asdict(BeamParams(**p["beam"])).items()
+                      if k not in case.OPTIONS}, coulomb=asdict(CoulombParams(**fr)),
+                lugre=asdict(LuGreParams(**p["lugre"])), contact=contact)
+
+
+def rerun(params: dict):
+    """Run again the run whose ``params`` (a result's :attr:`~flexlib.multibody.result.SystemResult.params`,
+    or the ``params`` of its JSON summary) are given: the same system, solver settings and t_end."""
+    flat = {}
+    for group in ("beam", "coulomb", "lugre", "contact", "solver", "options"):
+        flat.update(params.get(group, {}))
+    return simulate(params["case"], params["model"], params["t_end"], **flat)
 
 
 @dataclass(frozen=True)

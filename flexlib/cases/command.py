@@ -8,11 +8,22 @@ import json
 import sys
 from pathlib import Path
 
-from . import CASES, get_case, simulate
+from . import CASES, build, get_case, simulate
 from ..multibody.models import canonical
 from ..text import DASH, fixed, num
 
-__all__ = ["is_system_case", "add_case_options", "simulate_command", "compare_command"]
+__all__ = ["is_system_case", "add_case_options", "simulate_command", "compare_command",
+           "refuse_inapplicable", "ALL_CASES"]
+
+# every case, as the help and the errors list them (the paper's cases run by the single-beam solver)
+ALL_CASES = ("3.1", "3.2", *CASES)
+# options that only the continuous (penalty) contact reads, and those only a constraint reads
+_PENALTY_ONLY = ("contact_stiffness", "contact_exponent", "contact_damping", "contact_law")
+_CONSTRAINT_ONLY = ("chi", "beta")
+_COULOMB = ("mu_d", "mu_s", "Dv", "stick_limit", "v0", "v1")
+_LUGRE = ("sigma0", "sigma1", "sigma2", "v_s")
+# the solver settings the system engine does not read (single-beam multipliers and histories)
+_SYSTEM_UNUSED_SOLVER = ("multiplier_mode", "dense_dt", "interior_points")
 
 
 def episodes_table(res) -> str:
@@ -21,13 +32,13 @@ def episodes_table(res) -> str:
     An episode that is a velocity jump alone (an impulse, no finite force) shows "–" as its peak
     force, with a note under the table; small values keep their significant digits."""
     rows = [f"{'#':>4} {'point':>6} {'t_start [s]':>12} {'dur [ms]':>9} {'v_n- [m/s]':>11} "
-            f"{'impulse [N s]':>13} {'peak N [N]':>11} {'pen [µm]':>9}"]
+            f"{'I_N [N s]':>13} {'peak N [N]':>11} {'pen [µm]':>9}"]
     jumps_only = 0
     for k, r in enumerate(res.impacts, 1):
         peak = r["peak_normal_force"]
         jumps_only += peak == float("inf")
         rows.append(f"{k:>4} {r['contact']:>6} {r['t_start']:>12.6f} {fixed(1e3 * r['duration'], 3):>9} "
-                    f"{num(r['v_n_minus'], 4):>11} {num(r['impulse'], 5):>13} "
+                    f"{num(r['v_n_minus'], 4):>11} {num(r['normal_impulse'], 5):>13} "
                     f"{DASH if peak == float('inf') else num(peak, 5):>11} "
                     f"{num(1e6 * r['max_penetration'], 3):>9}")
     if jumps_only:
@@ -84,6 +95,72 @@ def _run(a, case_name, model, t_end, params):
         return err.result, str(err)
 
 
+def _model_kind(case_name, model):
+    """(method, friction) of ``model``: method "constraint", "penalty" or "none", friction
+    "none", "coulomb" (also modified Coulomb) or "lugre"."""
+    if is_system_case(case_name):
+        from ..multibody.models import MODELS
+        spec = MODELS[model]
+        if spec is None:
+            return "none", "none"
+        return spec[0], {"modified_coulomb": "coulomb"}.get(spec[1], spec[1])
+    from .. import models
+    spec = models.REGISTRY[model]
+    method = "none" if not spec.has_contact else ("penalty" if spec.is_penalty else "constraint")
+    friction = "none" if not spec.has_friction else ("lugre" if "lugre" in model else "coulomb")
+    return method, friction
+
+
+def _default_law(case_name):
+    if is_system_case(case_name):
+        import inspect
+        return inspect.signature(get_case(case_name).system).parameters["contact_law"].default
+    from ..params import SlopeParams
+    return SlopeParams().contact_law
+
+
+def _why_not(name, case_name, model, given) -> str | None:
+    """Why option ``name`` does not apply to case ``case_name`` with ``model`` (None: it does)."""
+    from ..params import RANGES
+    system = is_system_case(case_name)
+    spec = get_case(case_name) if system else None
+    own = {k for c in CASES for k in get_case(c).OPTIONS}
+    if name in own and name not in RANGES and (not system or name not in spec.OPTIONS):
+        where = [c for c in CASES if name in get_case(c).OPTIONS]
+        return f"it is an option of case {' and '.join(where)}, not of case {case_name}"
+    if system and name not in spec.OPTIONS and (name in getattr(spec, "UNUSED_PARAMS", ())
+                                                  or name in _SYSTEM_UNUSED_SOLVER):
+        return f"case {spec.NAME} does not use it"
+    method, friction = _model_kind(case_name, model)
+    if name in _PENALTY_ONLY and method != "penalty":
+        return f"it applies to the continuous (penalty) models only, and {model} is a {method} model"
+    if name in _CONSTRAINT_ONLY and method != "constraint":
+        return f"it applies to the constraint models only, and {model} is a {method} model"
+    if name in _COULOMB and friction == "none":
+        return f"model {model} has no friction"
+    if name in _LUGRE and friction != "lugre":
+        return f"model {model} has no LuGre friction"
+    law = given.get("contact_law", _default_law(case_name))
+    if name == "contact_damping" and law != "kelvin_voigt":
+        return f"it is the damping of the 'kelvin_voigt' law only, and the contact law is {law!r}"
+    if name == "e" and method == "penalty" and law in ("hertz", "kelvin_voigt"):
+        return (f"the {law!r} law of the continuous model {model} has no restitution (the "
+                f"hysteresis laws 'hunt_crossley', 'lankarani_nikravesh' and 'flores' have)")
+    return None
+
+
+def refuse_inapplicable(a, case_name, models):
+    """A ValueError naming the first option given in ``a`` that applies to none of ``models`` on
+    case ``case_name`` (an option of another case, a setting of a contact law the models do
+    not use, ...), with the reason."""
+    given = {k[2:]: v for k, v in vars(a).items() if k.startswith("p_") and v is not None}
+    for name in given:
+        why = [_why_not(name, case_name, m, given) for m in models]
+        if all(why):
+            option = "--restitution" if name == "e" else "--" + name.replace("_", "-")
+            raise ValueError(f"option {option} does not apply here: {why[0]}")
+
+
 def _times(a, t_end):
     if a.sample_times:
         return [float(x) for x in a.sample_times.split(",") if x.strip()]
@@ -104,11 +181,13 @@ def _export(a, res, suffix=""):
         res.save(Path(name(a.save)).expanduser(), times)
 
 
-def simulate_command(a) -> int:
-    """``python -m flexlib simulate --case double-pendulum|falling-beam ...``."""
+def simulate_command(a, t_end) -> int:
+    """``python -m flexlib simulate --case double-pendulum|falling-beam ...`` (``t_end`` [s]
+    already checked)."""
     case = get_case(a.case)
     model = canonical(case.DEFAULT_MODEL if a.model is None else a.model)
-    t_end = case.T_END if a.t_end is None else float(a.t_end)
+    refuse_inapplicable(a, case.NAME, [model])
+    build(case.NAME, model, **_params(a, case))         # every value checked before the run
     res, stopped = _run(a, a.case, model, t_end, _params(a, case))
     if stopped:
         sys.stderr.write(f"flexlib: simulation stopped: {stopped}\n")
@@ -124,18 +203,19 @@ def simulate_command(a) -> int:
               f"residual max {num(au['max_residual'], 3, 'J')}; jumps {len(res.log.jumps)}, mode selections "
               f"{res.log.n_selections} ({res.log.n_ambiguous} ambiguous)")
     if a.json:
-        out = dict(case=case.NAME, model=model, **res.summary(_times(a, t_end)))
-        Path(a.json).expanduser().write_text(json.dumps(out, indent=1))
+        Path(a.json).expanduser().write_text(json.dumps(res.summary(_times(a, t_end)), indent=1))
     _export(a, res)
     return 3 if stopped else 0
 
 
-def compare_command(a) -> int:
+def compare_command(a, t_end) -> int:
     """``python -m flexlib compare --case double-pendulum --models continuous,frictionless``."""
     case = get_case(a.case)
     models = list(dict.fromkeys(canonical(m) for m in a.models.split(",") if m.strip()))
-    t_end = case.T_END if a.t_end is None else float(a.t_end)
     params = _params(a, case)
+    refuse_inapplicable(a, case.NAME, models)
+    for m in models:
+        build(case.NAME, m, **params)                   # every value checked before the runs
     runs, status = {}, 0
     for m in models:
         res, stopped = _run(a, a.case, m, t_end, params)

@@ -23,6 +23,9 @@ NAME = "double-pendulum"
 DEFAULT_MODEL = "continuous"
 T_END = 1.5
 BODIES = ("B1", "B2")
+# shared parameters this case has no use for (the links' lengths and angles are its own options;
+# there is no slope): the command line refuses them
+UNUSED_PARAMS = ("L", "theta0", "X1", "alpha")
 
 
 def hertz_stiffness(R=0.01, E0=206e9, nu0=0.3, E1=68.952e9, nu1=0.33):
@@ -36,25 +39,27 @@ OPTIONS = {
     "contact_at": Option(0.8, 0.0, 1.0, "", "point B on the upper link, as a fraction of L1"),
     "theta1": Option(0.0, -math.pi, math.pi, "rad", "initial angle of the upper link from +X"),
     "theta2": Option(0.0, -math.pi, math.pi, "rad", "initial angle of the lower link from +X"),
-    "stop_stiffness": Option(hertz_stiffness(), 1e3, 1e13, "N/m^1.5",
-                             "Hertz stiffness K of the stop (default: sphere R = 0.01 m on steel)"),
-    "stop_exponent": Option(1.5, 1.0, 3.0, "", "exponent n of N = K delta^n"),
+    "contact_stiffness": Option(hertz_stiffness(), 1e3, 1e13, "N/m^1.5",
+                                "Hertz stiffness K of the stop (default: sphere R = 0.01 m on "
+                                "steel)"),
+    "contact_exponent": Option(1.5, 1.0, 3.0, "", "exponent n of N = K delta^n"),
 }
 
 
 def system(model: str = DEFAULT_MODEL, *, beam: BeamParams | None = None, e: float = 0.0,
            coulomb: CoulombParams | None = None, lugre: LuGreParams | None = None,
            L1=1.0, L2=0.5, contact_at=0.8, theta1=0.0, theta2=0.0,
-           stop_stiffness=None, stop_exponent=1.5, contact_law="hertz", v_zeno=1e-2, chi=10.0,
-           beta=1000.0):
+           contact_stiffness=None, contact_exponent=1.5, contact_damping=0.0, contact_law="hertz",
+           v_zeno=1e-2, chi=10.0, beta=1000.0):
     """The double pendulum as a :class:`~flexlib.multibody.system.System` with ``model``'s laws at B.
     ``beam`` gives both links' section, material and basis (its ``L`` is replaced by L1, L2)."""
     beam = beam or BeamParams()
-    K = hertz_stiffness() if stop_stiffness is None else stop_stiffness
+    K = hertz_stiffness() if contact_stiffness is None else contact_stiffness
     b1 = Body("B1", beam.replace(L=L1), GroundHinge((0.0, 0.0)), theta0=theta1)
     b2 = Body("B2", beam.replace(L=L2), Hinge("B1", x=L1), theta0=theta2)
     laws = laws_for(model, e=e, contact_law=contact_law, contact_stiffness=K,
-                    contact_exponent=stop_exponent, v_zeno=v_zeno, coulomb=coulomb, lugre=lugre)
+                    contact_exponent=contact_exponent, contact_damping=contact_damping,
+                    v_zeno=v_zeno, coulomb=coulomb, lugre=lugre)
     contacts = () if laws is None else (
         ContactPoint("B", "B1", contact_at * L1, "stop", laws),)
     return System(bodies=(b1, b2), obstacles=(HalfPlane("stop", (0.0, 0.0), (1.0, 0.0)),),

@@ -26,6 +26,8 @@ NAME = "falling-beam"
 DEFAULT_MODEL = "hybrid_coulomb"
 T_END = 1.0
 BODIES = ("beam",)
+# shared parameters this case has no use for (there is no slope): the command line refuses them
+UNUSED_PARAMS = ("X1", "alpha")
 DEFAULT_FRICTION = dict(mu_d=0.3, mu_s=0.3)
 
 OPTIONS = {
@@ -34,23 +36,24 @@ OPTIONS = {
     "theta0": Option(0.0, -1.5, 1.5, "rad", "initial angle of the beam from +X"),
     "contact_points": Option((0.0, 1.0), 0.0, 1.0, "",
                              "contact points as fractions of L, comma separated", kind="list"),
-    "ground_stiffness": Option(1e9, 1e3, 1e14, "N/m^n",
-                               "penalty stiffness K of the continuous models"),
-    "ground_exponent": Option(1.5, 1.0, 3.0, "", "exponent n of N = K delta^n"),
+    "contact_stiffness": Option(1e9, 1e3, 1e14, "N/m^n",
+                                "penalty stiffness K of the continuous models"),
+    "contact_exponent": Option(1.5, 1.0, 3.0, "", "exponent n of N = K delta^n"),
 }
 
 
 def system(model: str = DEFAULT_MODEL, *, beam: BeamParams | None = None, e: float = 0.0,
            coulomb: CoulombParams | None = None, lugre: LuGreParams | None = None, L=1.0, h0=0.1,
-           theta0=0.0, contact_points=(0.0, 1.0), ground_stiffness=1e9, ground_exponent=1.5,
-           contact_law="hertz", v_zeno=1e-2, chi=10.0, beta=1000.0):
+           theta0=0.0, contact_points=(0.0, 1.0), contact_stiffness=1e9, contact_exponent=1.5,
+           contact_damping=0.0, contact_law="hertz", v_zeno=1e-2, chi=10.0, beta=1000.0):
     """The falling beam as a :class:`~flexlib.multibody.system.System` with ``model``'s laws at
     every contact point.  ``coulomb`` defaults to mu_d = mu_s = 0.3."""
     beam = (beam or BeamParams()).replace(L=L)
     coulomb = coulomb or CoulombParams(**DEFAULT_FRICTION)
     body = Body("beam", beam, FreeJoint(), theta0=theta0, origin=(0.0, h0))
-    laws = laws_for(model, e=e, contact_law=contact_law, contact_stiffness=ground_stiffness,
-                    contact_exponent=ground_exponent, v_zeno=v_zeno, coulomb=coulomb, lugre=lugre)
+    laws = laws_for(model, e=e, contact_law=contact_law, contact_stiffness=contact_stiffness,
+                    contact_exponent=contact_exponent, contact_damping=contact_damping,
+                    v_zeno=v_zeno, coulomb=coulomb, lugre=lugre)
     fr = sorted(set(float(f) for f in contact_points))
     contacts = () if laws is None else tuple(
         ContactPoint(f"P{i + 1}", "beam", f * L, "ground", laws) for i, f in enumerate(fr))

@@ -335,6 +335,39 @@ def event_values_into(out, epar, eoff, ev):
         ev[i] = out[O_EV + i] - eoff[i]
 
 
+@hot
+def _samples_into(ts, Y, discs, S, ws, Mw, Xw, y, dy, p, outs, R, Rd):
+    """The loop of :func:`phase_eval_samples` (allocation-free)."""
+    nb = S.bint.shape[0]
+    for k in range(ts.shape[0]):
+        for j in range(p.shape[0]):
+            p[j] = discs[k, j]
+        for j in range(y.shape[0]):
+            y[j] = Y[k, j]
+        phase_eval_into(ts[k], y, 0, 0, 0, p, S, ws, Mw, Xw, dy, outs[k], True)
+        for b in range(nb):                 # the frame origins the evaluation placed in ws[0], ws[1]
+            for i in range(2):
+                R[k, b, i] = ws[0][b, i]
+                Rd[k, b, i] = ws[1][b, i]
+
+
+@compiled
+def phase_eval_samples(ts, Y, discs, S):
+    """The outputs (len(ts), NOUT) and the bodies' frame origins R, R' (len(ts), nb, 2) at every
+    row of ``Y``, each with its own phase's discrete state ``discs[k]``: the samples of a whole
+    run in one call (a call from Python costs ~10 us before it does any work, and a run's step
+    histories have 10^4-10^5 samples)."""
+    m = ts.shape[0]
+    nb = S.bint.shape[0]
+    ws, Mw, Xw = work_arrays(S)
+    outs = np.empty((m, NOUT))
+    R = np.empty((m, nb, 2))
+    Rd = np.empty((m, nb, 2))
+    _samples_into(ts, Y, discs, S, ws, Mw, Xw, np.empty(Y.shape[1]), np.empty(Y.shape[1]),
+                  np.empty(discs.shape[1]), outs, R, Rd)
+    return outs, R, Rd
+
+
 def phase_eval(t, y, par, S):
     """(dy, out) at one state, for Python callers (allocates its work arrays)."""
     ws, Mw, Xw = work_arrays(S)

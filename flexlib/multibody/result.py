@@ -39,6 +39,9 @@ class SystemResult:
         self.contact_names = list(sim.names)
         self._steps = None
         self._impacts = None
+        self.success = self.t_end >= self.sim.t_end * (1.0 - 1e-12)
+        self.message = "reached t_end" if self.success else f"stopped at t = {self.t_end:.9g} s"
+        self.inputs = {}            # what the run was built from (flexlib.cases.simulate)
 
     # ------------------------------------------------------------------ states
     def sample(self, times) -> np.ndarray:
@@ -55,11 +58,16 @@ class SystemResult:
         starts = np.array([p.sol.t[0] for p in self.phases])
         return np.clip(np.searchsorted(starts, times, side="right") - 1, 0, len(self.phases) - 1)
 
-    def _outputs(self, times, Y, discs):
-        outs = np.empty((len(times), K.NOUT))
-        for k in range(len(times)):
-            outs[k] = self.sim.evaluate(times[k], Y[k], discs[k])[1]
-        return outs
+    def _discs(self, idx):
+        """The discrete states (len(idx), 4 nc) of the phases ``idx``."""
+        D = np.array([p.disc for p in self.phases], float).reshape(len(self.phases), 4 * self.nc)
+        return D[np.asarray(idx, int)]
+
+    def _outputs(self, times, Y, idx):
+        """The kernel's outputs (len(times), NOUT) and the frame origins R, R' (len(times), nb, 2)
+        of the states ``Y``, each in its phase ``idx[k]``: one compiled call for all of them."""
+        c = np.ascontiguousarray
+        return K.phase_eval_samples(c(times, float), c(Y, float), c(self._discs(idx)), self.sim.S)
 
     def history(self, times) -> dict:
         """Named histories at ``times`` [s]: per body ``{name}.theta`` [rad], ``.theta_dot``
@@ -70,13 +78,12 @@ class SystemResult:
         times = np.atleast_1d(np.asarray(times, float))
         Y = self.sample(times)
         idx = self._phase_at(times)
-        discs = [self.phases[i].disc for i in idx]
-        h = self._named(times, Y, idx, self._outputs(times, Y, discs))
+        h = self._named(times, Y, idx, *self._outputs(times, Y, idx))
         h.update(self.mean_motion(Y, h))
         return h
 
-    def _named(self, times, Y, idx, outs):
-        discs = [self.phases[i].disc for i in idx]
+    def _named(self, times, Y, idx, outs, R, Rd):
+        discs = self._discs(idx)
         h = {"t": times, "T": outs[:, K.O_T], "V_E": outs[:, K.O_VE], "V_G": outs[:, K.O_VG]}
         h["E"] = h["T"] + h["V_E"] + h["V_G"]
         names, offs = self.system.coordinates()
@@ -86,7 +93,6 @@ class SystemResult:
             h[f"{b.name}.theta_dot"] = Y[:, nq + ith]
             h[f"{b.name}.q"] = Y[:, ith + 1:ith + 1 + nf]
             h[f"{b.name}.q_dot"] = Y[:, nq + ith + 1:nq + ith + 1 + nf]
-        R, Rd = self.frame_origins(Y)
         for i, b in enumerate(self.system.bodies):
             h[f"{b.name}.R"] = R[:, i]
             h[f"{b.name}.R_dot"] = Rd[:, i]
@@ -94,7 +100,7 @@ class SystemResult:
             o = K.O_C0 + K.NOC * c
             for j, key in enumerate(K.OC_NAMES):
                 h[f"{name}.{key}"] = outs[:, o + j]
-            h[f"{name}.mode"] = np.array([int(d[4 * c]) for d in discs])
+            h[f"{name}.mode"] = discs[:, 4 * c].astype(int)
         iz = 2 * nq
         nc = self.nc
         h["W_N"] = Y[:, iz + nc:iz + 2 * nc]
@@ -102,23 +108,13 @@ class SystemResult:
         h["W_d"] = Y[:, iz + 3 * nc]
         h["W_tau"] = Y[:, iz + 3 * nc + 1]
         lost = np.concatenate([[0.0], np.cumsum([j.dT for j in self.log.jumps])])
-        h["W_jump"] = lost[[self.phases[i].n_jumps for i in idx]]
+        h["W_jump"] = lost[np.array([p.n_jumps for p in self.phases], int)[idx]]
         return h
 
     def frame_origins(self, Y):
         """The bodies' frame origins R and their rates (len(Y), nb, 2) [m, m/s]."""
-        from .assembly import transform_into
-        ws = self.sim.work[0]
-        nb = len(self.system.bodies)
-        R = np.empty((len(Y), nb, 2))
-        Rd = np.empty((len(Y), nb, 2))
-        for k in range(len(Y)):
-            q = np.ascontiguousarray(Y[k, :self.nq])
-            qd = np.ascontiguousarray(Y[k, self.nq:2 * self.nq])
-            transform_into(q, qd, self.sim.S, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6],
-                           ws[7], ws[8])
-            R[k] = ws[0]
-            Rd[k] = ws[1]
+        Y = np.atleast_2d(np.asarray(Y, float))
+        _, R, Rd = self._outputs(np.zeros(len(Y)), Y, np.zeros(len(Y), int))
         return R, Rd
 
     def mean_motion(self, Y, h=None) -> dict:
@@ -176,8 +172,7 @@ class SystemResult:
                 idx += [i] * len(tt)
             t = np.concatenate(ts)
             Y = np.concatenate(Ys)
-            discs = [self.phases[i].disc for i in idx]
-            self._steps = self._named(t, Y, idx, self._outputs(t, Y, discs))
+            self._steps = self._named(t, Y, idx, *self._outputs(t, Y, idx))
         return self._steps
 
     def audit(self) -> dict:
@@ -195,8 +190,11 @@ class SystemResult:
     @property
     def impacts(self) -> list:
         """The contact episodes, per point, in time order: dicts with ``contact``, ``t_start``,
-        ``t_end`` [s], ``duration``, ``impulse`` (the jump's plus ∫N dt) [N s], ``jump_impulse``,
-        ``peak_normal_force`` [N], ``v_n_minus`` [m/s], ``max_penetration`` [m]."""
+        ``t_end`` [s], ``duration``, ``normal_impulse`` (the jumps' plus ∫N dt) [N s],
+        ``jump_impulse`` (the velocity jump that opens it), ``peak_normal_force`` [N] (inf for an episode that
+        is a velocity jump and nothing else), ``energy_before``, ``energy_after`` [J],
+        ``v_n_minus`` [m/s], ``max_penetration`` [m].  The impacts of the paper's sense (clusters
+        of episodes) are :meth:`impact_records`."""
         if self._impacts is None:
             self._impacts = self._find_impacts()
         return self._impacts
@@ -219,18 +217,22 @@ class SystemResult:
                 tt, NN = t[seg], N[seg]
                 integ = float(np.sum(0.5 * (NN[1:] + NN[:-1]) * np.diff(tt))) if len(tt) > 1 else 0.0
                 jimp = sum(p for (tj, p, _) in jumps if t0 - 1e-12 <= tj <= t1 + 1e-12)
+                # the jump that opens the episode (later ones are other points' impacts, which
+                # move this point's multiplier: they count in its normal impulse)
+                j0 = sum(p for (tj, p, _) in jumps if abs(tj - t0) <= 1e-12)
                 vmin = [v for (tj, _, v) in jumps if abs(tj - t0) <= 1e-12]
                 gap = h[f"{name}.gap"][seg]
                 E = h["E"]
+                e0, e1 = float(E[max(a - 1, 0)]), float(E[min(b, len(E) - 1)])
                 stick = mode[seg] == STICK
                 runs = np.flatnonzero(np.diff(np.r_[0, stick.astype(int), 0]))
                 out.append(dict(contact=name, t_start=float(t0), t_end=float(t1),
-                                duration=float(t1 - t0), impulse=float(jimp + integ),
-                                normal_impulse=float(jimp + integ), jump_impulse=float(jimp),
+                                duration=float(t1 - t0),
+                                normal_impulse=float(jimp + integ), jump_impulse=float(j0),
                                 peak_normal_force=float(NN.max()) if len(NN) else 0.0,
                                 peak_friction_force=float(np.abs(h[f"{name}.F_t"][seg]).max())
                                 if len(NN) else 0.0,
-                                energy_lost=float(E[max(a - 1, 0)] - E[min(b, len(E) - 1)]),
+                                energy_before=e0, energy_after=e1, energy_lost=e0 - e1,
                                 stick_intervals=[(float(tt[i]), float(tt[min(j, len(tt) - 1)]))
                                                  for i, j in zip(runs[::2], runs[1::2])],
                                 v_n_minus=float(vmin[0]) if vmin else float(h[f"{name}.v_n"][a]),
@@ -239,13 +241,45 @@ class SystemResult:
             for (tj, p, v) in jumps:
                 if not any(r["contact"] == name and r["t_start"] - 1e-12 <= tj <= r["t_end"] + 1e-12
                            for r in out):
+                    # the samples at tj: the state before the jump, then the one after it
+                    ka = int(np.searchsorted(t, tj, side="left"))
+                    kb = max(int(np.searchsorted(t, tj, side="right")) - 1, ka)
+                    e0, e1 = float(h["E"][min(ka, len(t) - 1)]), float(h["E"][min(kb, len(t) - 1)])
                     out.append(dict(contact=name, t_start=tj, t_end=tj, duration=0.0,
-                                    impulse=float(p), normal_impulse=float(p), jump_impulse=float(p),
+                                    normal_impulse=float(p), jump_impulse=float(p),
                                     peak_normal_force=math.inf, peak_friction_force=0.0,
+                                    energy_before=e0, energy_after=e1,
                                     energy_lost=float(-sum(j.dT for j in self.log.jumps
                                                            if j.t == tj)),
                                     stick_intervals=[], v_n_minus=float(v), max_penetration=0.0))
         out.sort(key=lambda r: (r["t_start"], r["contact"]))
+        return out
+
+    def impact_records(self) -> list:
+        """The impacts in the paper's sense, per point: the point's contact episodes
+        (:attr:`impacts`) separated by less than ``t_cluster`` s of flight form one impact (its
+        "first, second, third impact"), in time order.  Each is a dict with ``contact``,
+        ``t_start``, ``t_end`` [s], ``duration`` [s], ``energy_before``, ``energy_after``,
+        ``energy_lost`` [J], ``jump_impulse`` (the velocity jump at the impact's start) and
+        ``normal_impulse`` (every jump and ∫N dt over its episodes) [N s], ``peak_normal_force``,
+        ``peak_friction_force`` [N] (None: velocity jumps only), ``v_n_minus`` [m/s],
+        ``max_penetration`` [m] and ``episodes``, a list of {t_start, duration, normal_impulse,
+        peak_normal_force}."""
+        t_cluster = self.sim.solver.t_cluster
+        groups = []
+        for name in self.contact_names:
+            run = []
+            for ep in (r for r in self.impacts if r["contact"] == name):
+                if run and ep["t_start"] - run[-1]["t_end"] < t_cluster:
+                    run.append(ep)
+                    continue
+                if run:
+                    groups.append(run)
+                run = [ep]
+            if run:
+                groups.append(run)
+        out = [_impact_record(g) for g in groups]
+        out.sort(key=lambda r: (r["t_start"], self.contact_names.index(r["contact"])))
         return out
 
     # ------------------------------------------------------------------ for the parameter studies
@@ -259,7 +293,15 @@ class SystemResult:
 
     @property
     def stats(self) -> dict:
-        return {"wall_time_s": self.wall_time}
+        """Wall time [s] and the run's counts: integrator steps, phases, jumps, events, mode
+        selections (and how many were ambiguous or kept redundant constraints)."""
+        s = self.sim.solver
+        return dict(wall_time_s=self.wall_time,
+                    n_steps=int(sum(len(p.sol.t) - 1 for p in self.phases)),
+                    n_phases=len(self.phases), n_jumps=len(self.log.jumps),
+                    n_events=len(self.log.events), n_selections=self.log.n_selections,
+                    n_ambiguous=self.log.n_ambiguous, n_redundant=self.log.n_redundant,
+                    rtol=s.rtol, atol=s.atol, method=s.method)
 
     @property
     def case(self):
@@ -267,12 +309,34 @@ class SystemResult:
         from types import SimpleNamespace
         return SimpleNamespace(solver=self.sim.solver)
 
+    @property
+    def first_contact(self):
+        """The first contact: dict(t [s], contact) or None."""
+        return (None if not self.impacts else
+                dict(t=self.impacts[0]["t_start"], contact=self.impacts[0]["contact"]))
+
+    def energy_summary(self) -> dict:
+        """The energy books [J] in the layout every case shares: ``initial``, ``final``,
+        ``audit_residual_max`` (and its ``audit_scale``), the works of the normal and friction
+        forces (totals, and per point in ``per_contact``), of the modal damping and the drive
+        torques, and the kinetic energy the velocity jumps removed (``jump_losses``, >= 0)."""
+        au = self.audit()
+        return dict(initial=au["E0"], final=au["E_end"], audit_residual_max=au["max_residual"],
+                    audit_scale=au["scale"], normal_work=float(sum(au["W_N"])),
+                    friction_work=float(sum(au["W_F"])), damping_work=au["W_d"],
+                    drive_work=au["W_tau"], jump_losses=-au["jump_loss"],
+                    per_contact={c: dict(normal_work=wn, friction_work=wf) for c, wn, wf in
+                                 zip(self.contact_names, au["W_N"], au["W_F"])})
+
     # ------------------------------------------------------------------ summary
     def summary(self, times=None) -> dict:
-        """A JSON-ready dict: the run, ``samples.bodies`` (a list in the system's body order of
-        {name, theta, theta_dot, R, R_dot, r_cm, v_cm, omega_mean}: the frame's angle, rate, origin
-        and its rate, and the frame-free centre of mass, its velocity and the mean angular velocity
-        of :meth:`mean_motion`), the impacts (each naming its ``contact``) and the audit."""
+        """A JSON-ready dict in the layout every case shares (docs/usage.md, "The result"):
+        ``success``, ``message``, ``params`` (every parameter of the run: :attr:`params`),
+        ``first_contact``, ``impacts`` (:meth:`impact_records`), ``samples`` (``t`` and
+        ``bodies``, a list in the system's body order of {name, theta, theta_dot, R, R_dot, r_cm,
+        v_cm, omega_mean}: the frame's angle, rate, origin and its rate, and the frame-free centre
+        of mass, its velocity and the mean angular velocity of :meth:`mean_motion`),
+        ``warnings``, ``stats`` and ``energy`` (:meth:`energy_summary`)."""
         times = np.linspace(0.0, self.t_end, 11) if times is None else np.asarray(times, float)
         h = self.history(times)
         bodies = [dict(name=b.name, theta=h[f"{b.name}.theta"].tolist(),
@@ -280,13 +344,23 @@ class SystemResult:
                        R_dot=h[f"{b.name}.R_dot"].tolist(),
                        **{k: h[f"{b.name}.{k}"].tolist() for k in ("r_cm", "v_cm", "omega_mean")})
                   for b in self.system.bodies]
-        imp = [{k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-                for k, v in r.items()} for r in self.impacts]
-        return dict(t_end=self.t_end, wall_time=self.wall_time,
-                    samples=dict(t=times.tolist(), bodies=bodies), impacts=imp,
-                    contacts=self.contact_names, n_jumps=len(self.log.jumps),
-                    n_selections=self.log.n_selections, n_ambiguous=self.log.n_ambiguous,
-                    energy=self.audit())
+        p = self.params
+        return _jsonable(dict(
+            case=p.get("case"), model=p.get("model"), success=self.success, message=self.message,
+            params=p, first_contact=self.first_contact, impacts=self.impact_records(),
+            samples=dict(t=times.tolist(), bodies=bodies), warnings=list(self.log.warnings),
+            stats=self.stats, energy=self.energy_summary(), t_end=self.t_end,
+            contacts=self.contact_names))
+
+    @property
+    def params(self) -> dict:
+        """Every number the run used: the inputs it was built from (``case``, ``model`` and the
+        case's parameters, when it came from :func:`flexlib.cases.simulate`), ``t_end`` [s], the
+        ``solver`` settings and the ``system`` (its bodies with their beam parameters and joints,
+        obstacles, contact points with their laws)."""
+        from dataclasses import asdict
+        return dict(self.inputs, t_end=self.sim.t_end, solver=asdict(self.sim.solver),
+                    system=_plain(self.system))
 
     # ------------------------------------------------------------------ export
     def table(self, times=None) -> dict:
@@ -326,12 +400,54 @@ class SystemResult:
         extra = {f"impacts.{k}": np.array([r[k] for r in imp]) for k in (imp[0] if imp else {})}
         np.savez(path, **{k.split(" [")[0]: v for k, v in cols.items()}, **extra)
 
-    def impacts_table(self) -> str:
-        """The contact episodes as a text table, one line per point and episode."""
-        rows = [f"{'#':>3} {'point':>6} {'t_start [s]':>12} {'dur [ms]':>9} {'v_n- [m/s]':>11} "
-                f"{'impulse [N s]':>13} {'peak N [N]':>11} {'pen [um]':>9}"]
-        for k, r in enumerate(self.impacts, 1):
-            rows.append(f"{k:>3} {r['contact']:>6} {r['t_start']:>12.6f} {1e3 * r['duration']:>9.3f} "
-                        f"{r['v_n_minus']:>11.4g} {r['impulse']:>13.5g} "
-                        f"{r['peak_normal_force']:>11.5g} {1e6 * r['max_penetration']:>9.3g}")
-        return "\n".join(rows)
+
+def _impact_record(episodes) -> dict:
+    """One impact from the contact episodes ``episodes`` of one point (in time order)."""
+    first, last = episodes[0], episodes[-1]
+    peak = max(e["peak_normal_force"] for e in episodes)
+    return dict(contact=first["contact"], t_start=first["t_start"], t_end=last["t_end"],
+                duration=last["t_end"] - first["t_start"], energy_before=first["energy_before"],
+                energy_after=last["energy_after"],
+                energy_lost=first["energy_before"] - last["energy_after"],
+                jump_impulse=first["jump_impulse"],
+                normal_impulse=float(sum(e["normal_impulse"] for e in episodes)),
+                peak_normal_force=peak,
+                peak_friction_force=max(e["peak_friction_force"] for e in episodes),
+                v_n_minus=first["v_n_minus"],
+                max_penetration=max(e["max_penetration"] for e in episodes),
+                episodes=[dict(t_start=e["t_start"], duration=e["duration"],
+                               normal_impulse=e["normal_impulse"],
+                               peak_normal_force=e["peak_normal_force"]) for e in episodes])
+
+
+def _plain(x):
+    """A dataclass tree (the system) as plain dicts, lists, numbers and strings: a joint or an
+    obstacle says its kind in ``type``; an object from outside (a friction law) its name."""
+    from dataclasses import fields, is_dataclass
+    if is_dataclass(x) and not isinstance(x, type):
+        d = {f.name: _plain(getattr(x, f.name)) for f in fields(x)}
+        return {"type": type(x).__name__, **d} if not d or "name" not in d else d
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, (bool, int, float, str)) or x is None:
+        return x
+    if isinstance(x, (np.floating, np.integer)):
+        return x.item()
+    return getattr(x, "name", repr(x))
+
+
+def _jsonable(x):
+    """``x`` with every non-finite float as None (JSON has no inf or nan)."""
+    if isinstance(x, dict):
+        return {k: _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, (float, np.floating)):
+        return float(x) if math.isfinite(x) else None
+    if isinstance(x, np.integer):
+        return int(x)
+    return x

@@ -151,7 +151,7 @@ def after_first_impact(result, gap: float = 0.02, tau: float = 0.01) -> dict:
     h = result.history([t1, min(t1 + tau, result.t_end)])
     out = dict(t_start=t0, t_end=t1, duration=t1 - t0, episodes=k,
                peak_normal_force=max(im["peak_normal_force"] for im in cl),
-               impulse=sum(im["impulse"] for im in cl))
+               impulse=sum(im["normal_impulse"] for im in cl))
     for b in result.system.bodies:
         out[f"{b.name}.theta_dot"] = float(h[f"{b.name}.theta_dot"][0])
         th = h[f"{b.name}.theta"]

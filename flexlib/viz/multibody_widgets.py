@@ -1,6 +1,6 @@
 """A slider panel for the multibody cases: case options in, one run, a figure and key numbers out.
 
-    p = system_panel("double-pendulum", fields=["contact_at", "stop_stiffness", "n_modes", "model"],
+    p = system_panel("double-pendulum", fields=["contact_at", "contact_stiffness", "n_modes", "model"],
                      t_end=0.7, plot=...)
     p                    # sliders, status, readout of the first impact, and the plot
 
@@ -27,7 +27,7 @@ _LIN, _LOG, _INT = w.FloatSlider, w.FloatLogSlider, w.IntSlider
 # name: (widget class, options, description with units); "model" and "basis" are drop-down lists
 SYSTEM_SLIDERS = {
     "contact_at": (_LIN, dict(min=0.3, max=1.0, step=0.05), "contact point B [× L1]"),
-    "stop_stiffness": (_LOG, dict(min=7, max=11, step=0.25), "stop K [N/m^1.5]"),
+    "contact_stiffness": (_LOG, dict(min=7, max=11, step=0.25), "stop K [N/m^1.5]"),
     "n_modes": (_INT, dict(min=0, max=12, step=1), "modes N [–]"),
     # the links' basis (with the "basis" drop-down list; see flexlib.viz.widgets)
     "elements": (_INT, dict(min=1, max=12, step=1), "elements n_e [–]"),
