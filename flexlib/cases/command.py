@@ -63,10 +63,20 @@ def _run(a, case_name, model, t_end, params):
         return err.result, str(err)
 
 
-def _times(a, t_end):
+def _inputs(a, case):
+    """(t_end, sample times or None) of the command line, checked with the output step --dt by
+    :func:`flexlib.params.check_run` before any run."""
+    from ..params import check_run
+    times = None
     if a.sample_times:
-        return [float(x) for x in a.sample_times.split(",") if x.strip()]
-    return None
+        times = [x.strip() for x in a.sample_times.split(",") if x.strip()]
+        try:
+            times = [float(x) for x in times]
+        except ValueError:
+            raise ValueError(f"parameter 'sample_times' = {a.sample_times!r} is invalid: expected "
+                             f"a comma-separated list of times [s]") from None
+    t_end, st, _ = check_run(case.T_END if a.t_end is None else a.t_end, times, a.dt)
+    return t_end, (None if st is None else st.tolist())
 
 
 def _export(a, res, suffix=""):
@@ -87,7 +97,7 @@ def simulate_command(a) -> int:
     """``python -m flexlib simulate --case double-pendulum|falling-beam ...``."""
     case = get_case(a.case)
     model = canonical(case.DEFAULT_MODEL if a.model is None else a.model)
-    t_end = case.T_END if a.t_end is None else float(a.t_end)
+    t_end, times = _inputs(a, case)
     res, stopped = _run(a, a.case, model, t_end, _params(a, case))
     if stopped:
         sys.stderr.write(f"flexlib: simulation stopped: {stopped}\n")
@@ -103,7 +113,7 @@ def simulate_command(a) -> int:
               f"{au['max_residual']:.3g} J; jumps {len(res.log.jumps)}, mode selections "
               f"{res.log.n_selections} ({res.log.n_ambiguous} ambiguous)")
     if a.json:
-        out = dict(case=case.NAME, model=model, **res.summary(_times(a, t_end)))
+        out = dict(case=case.NAME, model=model, **res.summary(times))
         Path(a.json).expanduser().write_text(json.dumps(out, indent=1))
     _export(a, res)
     return 3 if stopped else 0
@@ -113,7 +123,7 @@ def compare_command(a) -> int:
     """``python -m flexlib compare --case double-pendulum --models continuous,frictionless``."""
     case = get_case(a.case)
     models = list(dict.fromkeys(canonical(m) for m in a.models.split(",") if m.strip()))
-    t_end = case.T_END if a.t_end is None else float(a.t_end)
+    t_end, times = _inputs(a, case)
     params = _params(a, case)
     runs, status = {}, 0
     for m in models:
@@ -137,7 +147,7 @@ def compare_command(a) -> int:
                   f"{r.wall_time:.2f} s wall")
     if a.json:
         out = dict(case=case.NAME, t_end=t_end, models=models,
-                   results={m: (r.summary(_times(a, t_end)) if r is not None else None)
+                   results={m: (r.summary(times) if r is not None else None)
                             for m, r in runs.items()})
         Path(a.json).expanduser().write_text(json.dumps(out, indent=1))
     return status
