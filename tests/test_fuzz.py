@@ -24,8 +24,10 @@ Every draw must end in one of three ways:
 Any other exception (ZeroDivisionError, IndexError, KeyError, TypeError, ...) is a failure.
 
 Every run is capped by a wall-clock guard (:data:`GUARD_S`, a SIGALRM that interrupts it between
-two compiled phases; the step budget ``max_steps_phase`` bounds one phase); a run longer than
-:data:`BUDGET_S` is counted as over budget (not a failure: the machine may be loaded).  At the end
+two compiled phases; the step budget ``max_steps_phase`` bounds one phase; hitting the guard is a
+failure); a run that takes more than :data:`BUDGET_S` of CPU time is counted as over budget and
+listed (not a failure; CPU time, not wall time, so that a loaded machine does not change the
+figure).  At the end
 the figures (runs, finished, refused, stopped, over budget, the largest audit residual relative to
 its scale) are printed and written to the junit report as properties.
 
@@ -51,10 +53,10 @@ from flexlib.multibody.simulate import SystemSimulationError
 from flexlib.params import RANGES
 from flexlib.solver.simulate import SimulationError
 
-N_SHORT = 40
+N_SHORT = 80
 N_LONG = 400
-BUDGET_S = 2.0            # a run longer than this is "over budget" (counted, listed)
-GUARD_S = 60.0            # a run longer than this is interrupted: a failure
+BUDGET_S = 2.0            # CPU s: a run longer than this is "over budget" (counted, listed)
+GUARD_S = 120.0           # wall s: a run longer than this is interrupted: a failure
 AUDIT_REL = 1e-6          # the audit residual's promised bound, relative to its scale
 G0 = 9.81
 
@@ -67,7 +69,7 @@ NAN_BY_DESIGN = {"s", "v_t", "mu_eff", "mu_lugre", "margin", "cond_S", "s_all", 
 RUN_LIMITS = dict(event_cap=1000, max_steps_phase=100_000)
 
 FIGURES = Counter()
-SLOW_RUNS = []            # (seconds, draw) of the runs over BUDGET_S
+SLOW_RUNS = []            # (CPU s, wall s, outcome, draw) of the runs over BUDGET_S
 WORST_AUDIT = {}          # target -> (residual / scale, draw)
 
 # Regimes whose audit residual exceeds the promised bound: (target, model) -> why (documented
@@ -103,7 +105,8 @@ def draws(draw):
     target = draw(st.sampled_from(TARGETS))
     model = draw(st.sampled_from(MODELS))
     p = dict(n_modes=draw(st.integers(0, 4)), **RUN_LIMITS)
-    mu_d = draw(st.sampled_from((0.0, 0.1, 0.3, 0.5)))
+    # LuGre divides by g(v) -> mu_d: mu_d = 0 is refused for it (a test below), not drawn
+    mu_d = draw(st.sampled_from((0.1, 0.3, 0.5) if "lugre" in model else (0.0, 0.1, 0.3, 0.5)))
     p.update(mu_d=mu_d, mu_s=mu_d + draw(st.sampled_from((0.0, 0.1))))
     K = 10.0 ** draw(st.integers(6, 10))
     if model.startswith("continuous") or draw(st.booleans()):
@@ -213,7 +216,7 @@ def _check(d):
     FIGURES["runs"] += 1
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, GUARD_S)
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     try:
         res = _call(d)
         outcome = "finished"
@@ -227,12 +230,12 @@ def _check(d):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0.0)
         signal.signal(signal.SIGALRM, old)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     FIGURES[outcome] += 1
-    if wall > BUDGET_S:
+    if cpu > BUDGET_S:
         FIGURES["over budget"] += 1
-        SLOW_RUNS.append((round(wall, 2), outcome, d))
-    note(f"outcome {outcome} in {wall:.2f} s")
+        SLOW_RUNS.append((round(cpu, 2), round(wall, 2), outcome, d))
+    note(f"outcome {outcome} in {cpu:.2f} s CPU, {wall:.2f} s wall")
     if d["bad"] is not None:
         name, value = d["bad"]
         assert outcome == "refused", f"bad value {name} = {value!r} was not refused ({outcome})"
@@ -299,17 +302,17 @@ def warm():
     flexlib.simulate("3.2", "hybrid_coulomb", 0.01)
 
 
-def _report(record_property, capsys, label):
+def _report(record, capsys, key, label):
     figures = {k: FIGURES[k] for k in ("runs", "finished", "refused", "stopped", "over budget")}
     lines = [f"fuzz figures ({label}): " + ", ".join(f"{k} {v}" for k, v in figures.items())]
     for target, (ratio, d) in sorted(WORST_AUDIT.items()):
         lines.append(f"  largest audit residual / scale, {target}: {ratio:.3g} ({d['model']})")
-    for wall, outcome, d in SLOW_RUNS:
-        lines.append(f"  over budget: {wall} s, {outcome}: {d}")
+    for cpu, wall, outcome, d in SLOW_RUNS:
+        lines.append(f"  over budget: {cpu} s CPU ({wall} s wall), {outcome}: {d}")
     for k, v in figures.items():
-        record_property(f"fuzz_{k.replace(' ', '_')}", v)
+        record(f"{key}_{k.replace(' ', '_')}", v)
     for target, (ratio, _) in WORST_AUDIT.items():
-        record_property(f"fuzz_audit_{target}", f"{ratio:.3g}")
+        record(f"{key}_audit_{target}", f"{ratio:.3g}")
     with capsys.disabled():
         print("\n" + "\n".join(lines))
 
@@ -320,23 +323,23 @@ def _reset():
     WORST_AUDIT.clear()
 
 
-def _fuzz(inner, label, record_property, capsys):
+def _fuzz(inner, key, label, record, capsys):
     _reset()
     try:
         inner()
     finally:
-        _report(record_property, capsys, label)
+        _report(record, capsys, key, label)
 
 
-def test_fuzz_short(warm, record_property, capsys):
+def test_fuzz_short(warm, record_testsuite_property, capsys):
     """N_SHORT derandomized draws: each finishes, stops with a named reason or is refused."""
-    _fuzz(_fuzz_short, f"{N_SHORT} draws", record_property, capsys)
+    _fuzz(_fuzz_short, "fuzz_short", f"{N_SHORT} draws", record_testsuite_property, capsys)
 
 
 @pytest.mark.slow
-def test_fuzz_long(warm, record_property, capsys):
+def test_fuzz_long(warm, record_testsuite_property, capsys):
     """N_LONG more draws (another seed)."""
-    _fuzz(_fuzz_long, f"{N_LONG} draws", record_property, capsys)
+    _fuzz(_fuzz_long, "fuzz_long", f"{N_LONG} draws", record_testsuite_property, capsys)
 
 
 # ----------------------------------------------------------------------------- defects found
