@@ -452,7 +452,7 @@ def test_contact_points_not_a_list_of_fractions_is_refused(value):
 def test_multibody_command_line_refuses_bad_run_inputs(argv, words, capsys):
     """The multibody cases' command line checks t_end, --sample-times and --dt with the API's
     check before any run.  Before: --dt 0 ran the case then crashed in numpy.arange
-    (ZeroDivisionError), --dt -1 wrote empty files, sample times outside [0, t_end] were
+    (ZeroDivisionError), --dt -1 exported the state at t = 0 only, sample times outside [0, t_end] were
     sampled from the ends of the run, a text t_end escaped unnamed."""
     base = ["simulate", "--case", "falling-beam", "--quiet", "--n-modes", "0"]
     if "--t-end" not in argv:
