@@ -402,7 +402,8 @@ def test_empty_model_name_is_refused(model):
 @pytest.mark.parametrize("t_end", ["abc", math.nan, math.inf, -0.1, 0.0, True, None, 1001.0])
 def test_t_end_is_refused_by_every_entry(t_end):
     """cases.simulate (before: float('abc') escaped unnamed), SystemSimulator (before: t_end =
-    nan ran no phase and the result failed with an IndexError) and flexlib.simulate alike."""
+    nan ran no phase and returned a result without any, whose histories then fail) and
+    flexlib.simulate alike."""
     system, solver = build("falling-beam", "frictionless", n_modes=0)
     match = r"parameter 't_end' = .*\(0, 1000\] s"
     with pytest.raises(ValueError, match=match):
