@@ -15,8 +15,10 @@ import dataclasses
 import math
 from dataclasses import dataclass, field, fields
 
+import numpy as np
+
 __all__ = [
-    "RANGES", "DESCRIPTIONS", "parse_value", "check_value", "BeamParams", "SlopeParams", "CoulombParams", "LuGreParams",
+    "RANGES", "DESCRIPTIONS", "parse_value", "check_value", "check_run", "T_END_MAX", "BeamParams", "SlopeParams", "CoulombParams", "LuGreParams",
     "SolverSettings", "Case", "paper_case", "CASE_NAMES",
 ]
 
@@ -202,6 +204,53 @@ def check_value(name: str, value):
     if not (ok_lo and ok_hi):
         raise bad
     return x
+
+
+T_END_MAX = 1000.0      # s: the longest run accepted
+
+
+def _number(name: str, value, valid: str) -> float:
+    """``value`` as a float, or a ValueError naming ``name`` and the ``valid`` range (a bool, a
+    non-number and a non-finite number are refused)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"parameter {name!r} = {value!r} is invalid: valid range is {valid}")
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"parameter {name!r} = {value!r} is not a number: valid range is "
+                         f"{valid}") from None
+    if not math.isfinite(x):
+        raise ValueError(f"parameter {name!r} = {value!r} is invalid: valid range is {valid}")
+    return x
+
+
+def check_run(t_end, sample_times=None, dt=None):
+    """The run's span and output times, checked before any run: ``t_end`` in (0, 1000] s,
+    ``sample_times`` (numbers, or None) in [0, t_end] s and the output step ``dt`` (or None) in
+    (0, t_end] s.  Returns (t_end, sample times as a 1-D float array or None, dt or None); a bad
+    value raises a ValueError naming the parameter, its value and the valid range.  Both engines'
+    entry points and the command line call it."""
+    span = f"(0, {T_END_MAX:g}] s"
+    t_end = _number("t_end", t_end, span)
+    if not 0.0 < t_end <= T_END_MAX:
+        raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is {span}")
+    within = f"[0, t_end = {t_end:g}] s"
+    st = None
+    if sample_times is not None:
+        try:
+            st = np.asarray(sample_times, float).reshape(-1)
+        except (TypeError, ValueError):
+            raise ValueError(f"parameter 'sample_times' = {sample_times!r} is invalid: expected "
+                             f"numbers in {within}") from None
+        if not np.all(np.isfinite(st)) or st.size and (st.min() < 0.0 or st.max() > t_end):
+            raise ValueError(f"parameter 'sample_times' = {sample_times!r} is invalid: valid range "
+                             f"is {within}")
+    if dt is not None:
+        dt = _number("dt", dt, f"(0, t_end = {t_end:g}] s")
+        if not 0.0 < dt <= t_end:
+            raise ValueError(f"parameter 'dt' = {dt!r} is invalid: valid range is "
+                             f"(0, t_end = {t_end:g}] s")
+    return t_end, st, dt
 
 
 def parse_value(name: str, text: str):

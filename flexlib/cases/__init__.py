@@ -35,10 +35,13 @@ class Option:
 
     def check(self, name, value):
         if self.kind == "list":
-            vals = [float(v) for v in (value.split(",") if isinstance(value, str) else value)]
+            try:
+                vals = [float(v) for v in (value.split(",") if isinstance(value, str) else value)]
+            except (TypeError, ValueError):
+                vals = []           # not a list of numbers
             if not vals or not all(self.lo <= v <= self.hi for v in vals):
                 raise ValueError(f"parameter {name!r} = {value!r} is invalid: valid range is a "
-                                 f"non-empty list of values in [{self.lo:g}, {self.hi:g}] {self.unit}")
+                                 f"non-empty list of values in [{self.lo:g}, {self.hi:g}] {self.unit}".rstrip())
             return tuple(vals)
         try:
             x = float(value)
@@ -110,7 +113,7 @@ def build(case_name: str, model: str | None = None, **params):
     opts = check_options(case, p["options"])
     fr = dict(getattr(case, "DEFAULT_FRICTION", {}))
     fr.update(p["coulomb"])
-    system = case.system(model or case.DEFAULT_MODEL, beam=BeamParams(**p["beam"]),
+    system = case.system(case.DEFAULT_MODEL if model is None else model, beam=BeamParams(**p["beam"]),
                          coulomb=CoulombParams(**fr), lugre=LuGreParams(**p["lugre"]),
                          **p["contact"], **opts)
     return system, SolverSettings(**p["solver"])
@@ -121,10 +124,9 @@ def simulate(case_name: str, model: str | None = None, t_end: float | None = Non
     returns a :class:`flexlib.multibody.result.SystemResult`.  The beam parameters apply to every
     body, the basis among them (``basis="fe", elements=4``; see :func:`flexlib.solver.simulate.simulate`)."""
     from ..multibody.simulate import SystemSimulationError, SystemSimulator
+    from ..params import check_run
     case = get_case(case_name)
-    t_end = case.T_END if t_end is None else float(t_end)
-    if not 0.0 < t_end <= 1000.0:
-        raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is (0, 1000] s")
+    t_end, _, _ = check_run(case.T_END if t_end is None else t_end)
     system, solver = build(case_name, model, **params)
     inputs = resolved_params(case_name, model, **params)
     try:

@@ -162,9 +162,18 @@ def refuse_inapplicable(a, case_name, models):
 
 
 def _times(a, t_end):
+    """The sample times of ``--sample-times`` (or None), checked with the output step ``--dt`` by
+    :func:`flexlib.params.check_run` before any run."""
+    from ..params import check_run
+    times = None
     if a.sample_times:
-        return [float(x) for x in a.sample_times.split(",") if x.strip()]
-    return None
+        try:
+            times = [float(x) for x in a.sample_times.split(",") if x.strip()]
+        except ValueError:
+            raise ValueError(f"parameter 'sample_times' = {a.sample_times!r} is invalid: expected "
+                             f"a comma-separated list of times [s]") from None
+    _, st, _ = check_run(t_end, times, a.dt)
+    return None if st is None else st.tolist()
 
 
 def _export(a, res, suffix=""):
@@ -188,6 +197,7 @@ def simulate_command(a, t_end) -> int:
     model = canonical(case.DEFAULT_MODEL if a.model is None else a.model)
     refuse_inapplicable(a, case.NAME, [model])
     build(case.NAME, model, **_params(a, case))         # every value checked before the run
+    times = _times(a, t_end)
     res, stopped = _run(a, a.case, model, t_end, _params(a, case))
     if stopped:
         sys.stderr.write(f"flexlib: simulation stopped: {stopped}\n")
@@ -203,7 +213,7 @@ def simulate_command(a, t_end) -> int:
               f"residual max {num(au['max_residual'], 3, 'J')}; jumps {len(res.log.jumps)}, mode selections "
               f"{res.log.n_selections} ({res.log.n_ambiguous} ambiguous)")
     if a.json:
-        Path(a.json).expanduser().write_text(json.dumps(res.summary(_times(a, t_end)), indent=1))
+        Path(a.json).expanduser().write_text(json.dumps(res.summary(times), indent=1))
     _export(a, res)
     return 3 if stopped else 0
 
@@ -212,10 +222,14 @@ def compare_command(a, t_end) -> int:
     """``python -m flexlib compare --case double-pendulum --models continuous,frictionless``."""
     case = get_case(a.case)
     models = list(dict.fromkeys(canonical(m) for m in a.models.split(",") if m.strip()))
+    if not models:
+        raise ValueError(f"parameter 'models' = {a.models!r} is invalid: valid is a comma-separated "
+                         f"list of models of case {case.NAME}")
     params = _params(a, case)
     refuse_inapplicable(a, case.NAME, models)
     for m in models:
         build(case.NAME, m, **params)                   # every value checked before the runs
+    times = _times(a, t_end)
     runs, status = {}, 0
     for m in models:
         res, stopped = _run(a, a.case, m, t_end, params)
@@ -238,7 +252,7 @@ def compare_command(a, t_end) -> int:
                   f"{r.wall_time:.2f} s wall")
     if a.json:
         out = dict(case=case.NAME, t_end=t_end, models=models,
-                   results={m: (r.summary(_times(a, t_end)) if r is not None else None)
+                   results={m: (r.summary(times) if r is not None else None)
                             for m, r in runs.items()})
         Path(a.json).expanduser().write_text(json.dumps(out, indent=1))
     return status

@@ -63,6 +63,12 @@ def laws_for(model: str, *, e: float = 0.0, contact_law: str = "hertz", contact_
         D = damping_factor(contact_law, e)
         check_value("contact_stiffness", contact_stiffness)
         check_value("contact_exponent", contact_exponent)
+    if friction == "lugre" and coulomb.mu_d <= 0.0:
+        # g(v) = mu_d + (mu_s - mu_d) exp(-(v/v_s)^2) is divided by and falls to mu_d (exactly 0
+        # once the exponential underflows, |v| > ~27 v_s)
+        raise ValueError(f"parameter 'mu_d' = {coulomb.mu_d!r} is invalid for LuGre models "
+                         f"(model {model!r}): valid range is (0, 10] (the Stribeck level g(v), "
+                         f"which falls to mu_d at speed, is divided by)")
     mu_d = coulomb.mu_d if friction != "none" else 0.0
     mu_s = coulomb.mu_s if friction != "none" else 0.0
     return ContactLaws(method=method, friction=friction, can_stick=stick, e=e,

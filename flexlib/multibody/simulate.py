@@ -29,7 +29,7 @@ import numpy as np
 
 from ..solver import integrator
 from ..contact.lcp import InconsistentContacts, newton_impact, select_modes
-from ..params import SolverSettings
+from ..params import SolverSettings, check_run
 from . import kernel as K
 from .kernel import CONSTRAINT, CONTACT, FREE, SLIP, STICK
 from .system import System
@@ -89,14 +89,41 @@ def _rows(combo):
     return sum(2 if mode == STICK else 1 for mode, *_ in combo if mode != FREE)
 
 
+def _check_inputs(system: System, t_end, solver) -> float:
+    """Refuse, before any run, what would make it meaningless: ``t_end`` outside (0, 1000] s
+    (:func:`flexlib.params.check_run`), solver settings that are not a
+    :class:`~flexlib.params.SolverSettings` (whose fields are range-checked), a non-finite
+    initial state of a body or a non-finite obstacle origin.  Returns t_end as a float."""
+    t_end = check_run(t_end)[0]
+    if solver is not None and not isinstance(solver, SolverSettings):
+        raise ValueError(f"parameter 'solver' = {solver!r} is invalid: valid range is a "
+                         f"flexlib.params.SolverSettings (or None for the defaults)")
+    for b in system.bodies:
+        for name in ("theta0", "theta_dot0", "origin", "origin_rate"):
+            value = getattr(b, name)
+            try:
+                ok = bool(np.all(np.isfinite(np.asarray(value, float))))
+            except (TypeError, ValueError):
+                ok = False
+            if not ok:
+                raise ValueError(f"parameter {name!r} = {value!r} of body {b.name!r} is invalid: "
+                                 f"valid range is finite numbers")
+    for o in system.obstacles:
+        if not np.all(np.isfinite(np.asarray(o.origin, float))):
+            raise ValueError(f"parameter 'origin' = {o.origin!r} of obstacle {o.name!r} is "
+                             f"invalid: valid range is finite numbers")
+    return t_end
+
+
 class SystemSimulator:
     """Simulates a :class:`~flexlib.multibody.system.System` over [0, t_end] s.  ``S`` holds the
     system's compiled arrays, ``work`` the kernel's work arrays (reused by every evaluation)."""
 
     def __init__(self, system: System, t_end: float, solver: SolverSettings | None = None):
+        t_end = _check_inputs(system, t_end, solver)
         self.system = system
         self.S = system.arrays()
-        self.t_end = float(t_end)
+        self.t_end = t_end
         self.solver = solver or SolverSettings()
         self.nq = self.S.nq
         self.nc = len(system.contacts)
@@ -271,23 +298,25 @@ class SystemSimulator:
 
     # ------------------------------------------------------------------ events
     def _start(self, t, y, disc, log):
-        """Modes at t = 0: penalty points already penetrating, constraint points at zero gap
-        (chosen as after an impact).  A constraint point may not start inside its obstacle (its
-        constraint would push it out with energy from nowhere): that is a ValueError naming the
-        point."""
+        """Modes at t = 0: penalty points already penetrating (by at most ``GAP_TOL``),
+        constraint points at zero gap (chosen as after an impact).  No point may start inside its
+        obstacle (a constraint would push it out with energy from nowhere, a penalty force with
+        the spring energy of the penetration): that is a ValueError naming the point and the
+        penetration."""
         _, out = self.evaluate(t, y, disc)
         onset = []
         for c, law in enumerate(self.laws):
             v = self.contact_values(out, c)
-            if law.method == "penalty" and v["gap"] < 0.0:
-                disc[4 * c] = CONTACT
-            elif law.method == "constraint" and v["gap"] < -GAP_TOL:
+            if v["gap"] < -GAP_TOL:
                 p = self.system.contacts[c]
                 raise ValueError(
                     f"contact point {p.name!r} starts {-v['gap']:.4g} m inside obstacle "
-                    f"{p.obstacle!r} (gap {v['gap']:.4g} m): with the constraint method a point must "
-                    f"start on or outside its obstacle; choose the initial positions or the "
-                    f"obstacle so that its gap is >= 0")
+                    f"{p.obstacle!r} (gap {v['gap']:.4g} m, a penetration of {-v['gap']:.4g} m): "
+                    f"with the {law.method} method a point must start on or outside its obstacle "
+                    f"(a penalty point would be pushed out with energy from nowhere too); choose "
+                    f"the initial positions or the obstacle so that its gap is >= 0")
+            if law.method == "penalty" and v["gap"] < 0.0:
+                disc[4 * c] = CONTACT
             elif law.method == "constraint" and v["gap"] <= GAP_TOL and v["v_n"] <= VN_TOL:
                 onset.append(c)
         if not onset:

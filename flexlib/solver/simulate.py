@@ -46,7 +46,7 @@ from .layout import (CONTACT, FREE, MODE_NAMES, O_COND, O_F, O_GAP, O_MARGIN,
                      O_MU, O_N, O_S, O_VN, O_VT, O_ZDOT, SLIP, STICK, DiscreteState, StateLayout,
                      pack_params, with_discrete)
 from ..models import CONTACT_MODELS, FRICTION_MODELS, MODELS, canonical_model
-from ..params import Case, paper_case
+from ..params import Case, check_run, paper_case
 from ..result import SimulationResult
 
 __all__ = ["MODELS", "CONTACT_MODELS", "canonical_model", "simulate", "SimulationError",
@@ -128,7 +128,7 @@ class Simulator:
         self.case = case
         self.spec = models.get(model)       # the registry entry: contact and friction law
         self.model = self.spec.id
-        self.t_end = float(t_end)
+        self.t_end = check_run(t_end)[0]
         self.beam = BeamModel(case.beam)
         self.slope = Slope.from_params(case.slope)
         self.sol = case.solver
@@ -786,23 +786,7 @@ def simulate(case="3.2", model: str = "frictionless", t_end: float = 2.0, *,
         case = paper_case(case)
     if overrides:
         case = case.with_(**overrides)
-    if isinstance(t_end, (bool, np.bool_)):
-        raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is (0, 1000] s")
-    try:
-        t_end = float(t_end)
-    except (TypeError, ValueError):
-        raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is (0, 1000] s") from None
-    if not (math.isfinite(t_end) and 0.0 < t_end <= 1000.0):
-        raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is (0, 1000] s")
-    if sample_times is not None:
-        try:
-            st = np.asarray(sample_times, float).reshape(-1)
-        except (TypeError, ValueError):
-            raise ValueError(f"parameter 'sample_times' = {sample_times!r} is invalid: expected "
-                             f"numbers in [0, t_end = {t_end:g}] s") from None
-        if not np.all(np.isfinite(st)) or st.size and (st.min() < 0.0 or st.max() > t_end):
-            raise ValueError(f"parameter 'sample_times' = {sample_times!r} is invalid: valid range "
-                             f"is [0, t_end = {t_end:g}] s")
+    t_end, st, _ = check_run(t_end, sample_times)
     sim = Simulator(case, model, t_end, hub_motion=hub_motion, multiplier_mode=multiplier_mode)
     try:
         res = sim.run(sample_times=sample_times, progress=progress)
