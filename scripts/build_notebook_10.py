@@ -105,15 +105,15 @@ plt.show()
 """),
     code(r"""
 from flexlib.viz.animation import animation_html
-frames = np.union1d(np.linspace(0.0, rc.t_end, 60), np.linspace(t_hit - 0.002, t_hit + 0.015, 30))
+frames = np.union1d(np.linspace(0.0, rc.t_end, 45), np.linspace(t_hit - 0.002, t_hit + 0.015, 25))
 animation_html(rc, frames, title="Double pendulum, continuous (Hertz)")
 """),
     md(r"""
 The links are drawn with their deflection magnified ten times. Before the impact they swing
 almost straight; the impact at B bends link 1 about B and sets both links vibrating.
 
-The same run as an animation (press ▶; it plays without a running kernel): 60 frames over the
-1.5 s and 30 more through the first 15 ms of the impact, the deflection magnified by the factor
+The same run as an animation (press ▶; it plays without a running kernel): 45 frames over the
+1.5 s and 25 more through the first 15 ms of the impact, the deflection magnified by the factor
 stated above the player, the stop shaded grey, B's circle filled while it touches the stop.
 
 ## The impact force

@@ -45,7 +45,7 @@ def deflection_amplitude(result, times) -> float:
     return max(float(np.max(np.linalg.norm(bent[b] - rigid[b], axis=-1), initial=0.0)) for b in rigid)
 
 
-def exaggeration_for(runs, times, fraction=0.05) -> float:
+def exaggeration_for(runs, times, fraction=0.15) -> float:
     """A round magnification (1, 2 or 5 × 10^k, at least 1) that draws the largest deflection
     of ``runs`` over ``times`` as about ``fraction`` of the longest body."""
     runs = _as_runs(runs)
@@ -58,6 +58,19 @@ def exaggeration_for(runs, times, fraction=0.05) -> float:
         return 1.0
     k = 10.0 ** np.floor(np.log10(want))
     return float(max(m * k for m in (1.0, 2.0, 5.0) if m * k <= want))
+
+
+def _legend(label, scales, exaggeration):
+    if exaggeration != "each":
+        return label or None
+    return f"{label}, deflection ×{scales[label]:g}" if label else f"deflection ×{scales[label]:g}"
+
+
+def _factors(scales, exaggeration) -> str:
+    """The deflection factors as text: "deflection ×50" or "deflection ×20 (2 points), ×500 (5 points)"."""
+    if exaggeration != "each":
+        return f"deflection ×{next(iter(scales.values())):g}"
+    return "deflection " + ", ".join(f"×{v:g}" + (f" ({k})" if k else "") for k, v in scales.items())
 
 
 def _limits(shapes, pad):
@@ -79,22 +92,28 @@ def _obstacle(ax, obstacle, lo, hi, first):
     ax.plot(poly[:2, 0], poly[:2, 1], color="0.35", lw=1.0, zorder=1)
 
 
-def animate(runs, times=None, exaggeration=None, *, frames=80, title=None, figsize=(6.0, 3.4),
+def animate(runs, times=None, exaggeration=None, *, frames=70, title=None, figsize=(5.2, 3.0),
             dpi=80, interval=80, window=None):
     """A :class:`matplotlib.animation.FuncAnimation` of ``runs`` (one SystemResult or {label:
     result}, drawn overlaid, one colour and dash pattern each) at ``times`` [s] (default:
     ``frames`` times over the shortest run).  ``exaggeration``: the factor of the deflection
-    (default :func:`exaggeration_for`), stated in the title; ``window``: fixed axes limits
+    (default :func:`exaggeration_for` of all runs), stated in the title, or ``"each"``: each run's
+    own factor, stated in the legend (for runs whose deflections differ by orders of magnitude);
+    ``window``: fixed axes limits
     ((x0, x1), (y0, y1)) [m] instead of the ones that fit the motion.  The figure is closed (the
     animation keeps it), so a notebook shows only the player."""
     import matplotlib.pyplot as plt
     from matplotlib.animation import FuncAnimation
     runs = _as_runs(runs)
     times = _times(runs, times, frames)
-    scale = exaggeration_for(runs, times) if exaggeration is None else float(exaggeration)
+    if exaggeration == "each":
+        scales = {k: exaggeration_for(r, times) for k, r in runs.items()}
+    else:
+        common = exaggeration_for(runs, times) if exaggeration is None else float(exaggeration)
+        scales = dict.fromkeys(runs, common)
     shapes, modes = [], []
-    for r in runs.values():
-        shapes.append(link_shapes(r, r.sample(times), scale))
+    for label, r in runs.items():
+        shapes.append(link_shapes(r, r.sample(times), scales[label]))
         h = r.history(times)
         modes.append({c.name: h[f"{c.name}.mode"] != 0 for c in r.system.contacts})
     fig, ax = plt.subplots(figsize=figsize, dpi=dpi, constrained_layout=True)
@@ -110,7 +129,7 @@ def animate(runs, times=None, exaggeration=None, *, frames=80, title=None, figsi
         color, ls = _RUN_STYLES[k % len(_RUN_STYLES)]
         for j, b in enumerate(r.system.bodies):
             lines.append((k, b.name, ax.plot([], [], color=color, ls=ls, lw=2.0 if j == 0 else 1.5,
-                                             label=(label or None) if j == 0 else None)[0]))
+                                             label=_legend(label, scales, exaggeration) if j == 0 else None)[0]))
         for c in r.system.contacts:
             dots.append((k, c, ax.plot([], [], "o", color=color, ms=5, zorder=3)[0]))
     clock = ax.text(0.02, 0.95, "", transform=ax.transAxes, va="top", fontsize=9,
@@ -122,7 +141,8 @@ def animate(runs, times=None, exaggeration=None, *, frames=80, title=None, figsi
     ax.set_ylabel("Y [m]")
     ax.grid(True, lw=0.3)
     ax.legend(fontsize=7, loc="lower right")
-    ax.set_title(f"{title or 'Motion'}: deflection ×{scale:g}, ● contact closed, ○ open", fontsize=9)
+    factors = "deflection magnified as in the legend" if exaggeration == "each" else _factors(scales, None)
+    ax.set_title(f"{title or 'Motion'}\n{factors}; ● contact closed, ○ open", fontsize=8)
     xs = {(k, b.name): np.linspace(0.0, b.beam.L, 41) for k, r in enumerate(runs.values())
           for b in r.system.bodies}
 
@@ -140,7 +160,9 @@ def animate(runs, times=None, exaggeration=None, *, frames=80, title=None, figsi
         return [line for _k, _b, line in lines] + [d for _k, _c, d in dots] + [clock]
 
     anim = FuncAnimation(fig, draw, frames=len(times), interval=interval, blit=False)
-    anim.exaggeration, anim.times, anim.n_frames = scale, times, len(times)
+    anim.exaggeration = scales if exaggeration == "each" else next(iter(scales.values()))
+    anim.factors = _factors(scales, exaggeration)
+    anim.times, anim.n_frames = times, len(times)
     plt.close(fig)
     return anim
 
@@ -150,6 +172,6 @@ def animation_html(runs, times=None, exaggeration=None, **kwargs):
     played once; it plays in JupyterLab and in a static render of the notebook, no kernel needed)."""
     from IPython.display import HTML
     anim = animate(runs, times, exaggeration, **kwargs)
-    note = (f"<p style='font-size:90%'>Animation (press ▶): deflection ×{anim.exaggeration:g}, "
+    note = (f"<p style='font-size:90%'>Animation (press ▶): {anim.factors}, "
             f"{anim.n_frames} frames, t = {anim.times[0]:.4f}–{anim.times[-1]:.4f} s</p>")
     return HTML(note + anim.to_jshtml(default_mode="once"))

@@ -161,15 +161,18 @@ class SystemPanel(PanelDisplay):
         if self._key(model, params) not in self.cache and self.last_cost > self.foreground_limit:
             return self._start(model, params)
         self.status.value = "computing…"
-        self._show(self._run(model, params), w0)
+        self._show(self._run(model, params), w0, self._key(model, params))
 
-    def _show(self, r, w0):
+    def _show(self, r, w0, key):
         if isinstance(r, Exception):
             return self._fail(_short(r))
         self.result, self.error = r, None
         try:
-            self.readout.value = self.readout_fn(r)
-            self._draw(r)
+            readouts = self.__dict__.setdefault("_readouts", {})
+            if key not in readouts:
+                readouts[key] = self.readout_fn(r)
+            self.readout.value = readouts[key]
+            self._draw(r, key)
         except Exception as err:
             return self._fail(f"plot failed: {type(err).__name__}: {_short(err)}")
         self.status.value = f"ready (0–{self.t_end:g} s, {time.perf_counter() - w0:.1f} s)"
@@ -196,13 +199,14 @@ class SystemPanel(PanelDisplay):
 
     def _work(self, gen, model, params, w0):
         try:
+            time.sleep(0.05)        # let the kernel send the progress bar before the run holds it
             r = self._run(model, params)
             with self._lock:
                 if gen != self._gen:
                     return
                 self._job = None
             self.progress.layout.display = "none"
-            self._show(r, w0)
+            self._show(r, w0, self._key(model, params))
         except RunCancelled:
             self.cache.pop(self._key(model, params), None)   # a cancelled run is no result
 

@@ -184,15 +184,22 @@ class PanelDisplay:
         self.error = message
         self.status.value = f'<span style="color:#b00020">⚠ {_escape(message)}</span>'
 
-    def _draw(self, results):
+    def _draw(self, results, key=None):
         """Replace the plot (set as the Output widget's outputs, so a run finished in a
-        background thread draws into the panel too)."""
+        background thread draws into the panel too).  The drawn plot of a settings ``key`` is
+        kept: going back to a setting shows it again without drawing."""
         import matplotlib.pyplot as plt
+        drawn = self.__dict__.setdefault("_drawn", {})
+        if key is not None and key in drawn:
+            self.output.outputs = drawn[key]
+            return
         fig = self.plot(results)
         if fig is not None:
             self.output.outputs = ()
             self.output.append_display_data(fig)
             plt.close(fig)
+            if key is not None:
+                drawn[key] = self.output.outputs
 
     def _entries(self, sliders):
         """A text box beside each slider for a typed value (the slider's own readout clamps an
@@ -416,7 +423,7 @@ class Panel(PanelDisplay):
         self.results, self.error = results, None
         self.readout.value = readout_html(results) + notes_html(results)
         try:
-            self._draw(results)
+            self._draw(results, key=tuple(self._key(case, m, t_end) for m in models))
         except Exception as err:
             return self._fail(f"plot failed: {type(err).__name__}: {_short(err)}")
         self.status.value = (f"ready ({len(results)} run(s), {time.perf_counter() - w0:.1f} s)"
