@@ -306,7 +306,15 @@ the number of **modes** N, the **friction coefficient** μ_d (used by `hybrid_co
 (N of them), Hermite finite elements (the **elements** slider) or the partition. A run takes about
 2 s with N = 3 and up to half a minute with N = 6 on two cores, and finite elements cost more than
 modes of the same size (notebook 12 measures what each basis costs and how accurate it is on this
-pendulum's first impact); every setting is kept, so going back is instant.
+pendulum's first impact); every setting is kept, so going back is instant. A run longer than a
+second goes to the background: the panel shows a progress bar (the time so far against the last
+run's) and a **Cancel** button, and keeps the previous plot until the run ends. A control the chosen
+model does not use is greyed out, its tooltip says why (the stop stiffness under a constraint model,
+μ_d under a frictionless one, e under the elastic Hertz contact), and moving it runs nothing. The box
+beside each slider takes a typed value; one that is not a number or out of the slider's range is
+refused in the status line with the reason, and nothing runs. The readout's peak force is the peak
+of the force curves in the plot (over the plot's window), beside the number of velocity jumps there,
+whose impulses have no force to draw.
 """),
     code(r"""
 def pendulum_run(case, model, t_end, mu_d=0.0, **params):
