@@ -13,13 +13,15 @@ that fails (an invalid value, a run that stops) is one line in :attr:`SystemPane
 last good plot stays; and without a running kernel the panel shows one line that says what it does.
 
 A run expected to take longer than :attr:`SystemPanel.foreground_limit` (1 s; judged by the last
-run's time) runs in a background thread: the panel answers at once with a progress bar (elapsed
-time against the last run's) and a Cancel button, and the plot shows the previous settings until
-the run ends.  A change made meanwhile cancels it.
+run's time) runs in the background (a forked process where the platform has fork, else a thread):
+the panel answers at once with a progress bar (elapsed time against the last run's) and a Cancel
+button, and the plot shows the previous settings until the run ends.  A change made meanwhile
+cancels it.
 """
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import threading
 import time
 
@@ -93,6 +95,7 @@ class SystemPanel(PanelDisplay):
         self.n_runs = 0
         self.last_cost = 0.0                # [s] of the last run made
         self._job = None                    # (generation, thread) of the background run
+        self._proc = None                   # its process (where the platform forks)
         self._gen = 0
         self._lock = threading.Lock()
         self.sliders = {f: _widget(f, start[f], model_choices) for f in fields}
@@ -135,17 +138,15 @@ class SystemPanel(PanelDisplay):
     def _key(self, model, params):
         return (model, tuple(sorted(params.items())))
 
-    def _run(self, model, params):
+    def _run(self, model, params, compute=None):
+        """The result (or error) of a setting: from the cache, or computed by ``compute`` (default
+        :func:`_compute` here) and cached."""
         key = self._key(model, params)
         if key not in self.cache:
-            self.n_runs += 1
             w0 = time.perf_counter()
-            try:
-                self.cache[key] = self.simulate_fn(self.case, model, self.t_end, **params)
-            except RunCancelled:
-                raise
-            except Exception as err:                # a bad setting stays bad: no rerun when revisited
-                self.cache[key] = err
+            r = (compute or _compute)(self.simulate_fn, self.case, model, self.t_end, params)
+            self.n_runs += 1
+            self.cache[key] = r                     # a bad setting stays bad: no rerun when revisited
             self.last_cost = time.perf_counter() - w0
         return self.cache[key]
 
@@ -198,9 +199,12 @@ class SystemPanel(PanelDisplay):
             thread.join(0.25)
 
     def _work(self, gen, model, params, w0):
+        """The background run (in a waiting thread): in a forked process where the platform can
+        fork (the kernel stays free to answer, Cancel ends the process), else in this thread."""
         try:
-            time.sleep(0.05)        # let the kernel send the progress bar before the run holds it
-            r = self._run(model, params)
+            time.sleep(0.05)        # let the kernel send the progress bar before the run starts
+            compute = (lambda *a: self._in_process(gen, *a)) if _FORK else None
+            r = self._run(model, params, compute)
             with self._lock:
                 if gen != self._gen:
                     return
@@ -208,7 +212,25 @@ class SystemPanel(PanelDisplay):
             self.progress.layout.display = "none"
             self._show(r, w0, self._key(model, params))
         except RunCancelled:
-            self.cache.pop(self._key(model, params), None)   # a cancelled run is no result
+            pass
+
+    def _in_process(self, gen, fn, case, model, t_end, params):
+        ctx = multiprocessing.get_context("fork")
+        with self._lock:
+            if gen != self._gen:                    # cancelled before it started
+                raise RunCancelled()
+            recv, send = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_child, args=(send, fn, case, model, t_end, params), daemon=True)
+            self._proc = proc
+            proc.start()
+        send.close()
+        try:
+            return recv.recv()
+        except EOFError:                            # the process was ended by Cancel
+            raise RunCancelled() from None
+        finally:
+            proc.join()
+            recv.close()
 
     def cancel_run(self):
         """Stop the background run, if one goes (its setting is left uncomputed)."""
@@ -218,7 +240,10 @@ class SystemPanel(PanelDisplay):
                 return
             self._gen += 1
             gen, thread = job
-            if thread.is_alive():   # raised in the run's thread at its next Python instruction
+            proc, self._proc = self._proc, None
+            if proc is not None and proc.is_alive():
+                proc.kill()
+            elif thread.is_alive() and not _FORK:   # raised in the run's thread at its next Python instruction
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
                                                            ctypes.py_object(RunCancelled))
         self.progress.layout.display = "none"
@@ -237,6 +262,33 @@ class SystemPanel(PanelDisplay):
                 "moving a slider reruns the simulation and redraws the plot. It needs a running "
                 "Python kernel: open the notebook in JupyterLab and run it.")
 
+
+
+# a background run goes to a forked process where the platform has fork (the kernel stays free to
+# answer while it runs, and Cancel ends it); elsewhere to a thread, which a Cancel stops at its next
+# Python instruction (compiled code holds the interpreter until it returns to Python)
+_FORK = "fork" in multiprocessing.get_all_start_methods()
+
+
+def _compute(fn, case, model, t_end, params):
+    """``fn(case, model, t_end, **params)``, or the exception it raised (a setting that fails)."""
+    try:
+        return fn(case, model, t_end, **params)
+    except RunCancelled:
+        raise
+    except Exception as err:
+        return err
+
+
+def _child(conn, fn, case, model, t_end, params):
+    """A forked background run: its result (or error) sent back through ``conn``."""
+    r = _compute(fn, case, model, t_end, params)
+    try:
+        conn.send(r)
+    except Exception as err:                        # an error that does not pickle: its text
+        conn.send(RuntimeError(f"{type(r).__name__}: {_short(r)}" if isinstance(r, Exception)
+                               else f"the run's result could not be sent back: {err}"))
+    conn.close()
 
 
 def system_panel(case, fields, start, t_end, plot, readout, **kwargs) -> SystemPanel:
