@@ -9,7 +9,16 @@ Behaviour (tested in ``tests/test_widgets.py``):
 * every slider has ``continuous_update=False``: a run starts when the slider is released;
 * one value change runs :attr:`Panel.simulate_fn` once per selected model; several changes made
   inside ``with p.hold_trait_notifications():`` (or one slider's own) run it once per model;
-* results are cached by ``(model, case.key(), t_end)``, so returning to a setting is instant;
+* results are cached by ``(model, case.key(), t_end)``, so returning to a setting is instant (its
+  plot is kept too: nothing is drawn again);
+* a slider no selected model uses (a contact stiffness under constraint models, a LuGre
+  parameter under Coulomb friction, e under the elastic Hertz law: :func:`unused_reason`) is
+  disabled with the reason as its tooltip; it is left out of each model's cache key, so moving
+  it reruns nothing;
+* beside each slider a text box takes a typed value (the slider's own readout would clamp an
+  out-of-range value silently): one that is not a number, out of the slider's range or not whole
+  for a count is refused in the status line with the reason (:func:`parse_entry`), and nothing
+  runs;
 * the static friction coefficient stays at or above the kinetic one, as :mod:`flexlib.params`
   requires: moving the μ_d slider above μ_s moves the μ_s slider up with it, moving μ_s below μ_d
   moves μ_d down (one run), and a panel without a μ_s slider raises the case's μ_s to μ_d; the
