@@ -104,9 +104,18 @@ t_hit = rc.impacts[0]["t_start"]
 mbp.fig_pendulum_snapshots(rc, [0.0, 0.3, 0.5, t_hit, t_hit + 0.003, 0.8, 1.2], scale=10)
 plt.show()
 """),
+    code(r"""
+from flexlib.viz.animation import animation_html
+frames = np.union1d(np.linspace(0.0, rc.t_end, 45), np.linspace(t_hit - 0.002, t_hit + 0.015, 25))
+animation_html(rc, frames, title="Double pendulum, continuous (Hertz)")
+"""),
     md(r"""
 The links are drawn with their deflection magnified ten times. Before the impact they swing
 almost straight; the impact at B bends link 1 about B and sets both links vibrating.
+
+The same run as an animation (press ▶; it plays without a running kernel): 45 frames over the
+1.5 s and 25 more through the first 15 ms of the impact, the deflection magnified by the factor
+stated above the player, the stop shaded grey, B's circle filled while it touches the stop.
 
 ## The impact force
 
@@ -300,7 +309,15 @@ the number of **modes** N, the **friction coefficient** μ_d (used by `hybrid_co
 (N of them), Hermite finite elements (the **elements** slider) or the partition. A run takes about
 2 s with N = 3 and up to half a minute with N = 6 on two cores, and finite elements cost more than
 modes of the same size (notebook 12 measures what each basis costs and how accurate it is on this
-pendulum's first impact); every setting is kept, so going back is instant.
+pendulum's first impact); every setting is kept, so going back is instant. A run longer than a
+second goes to the background: the panel shows a progress bar (the time so far against the last
+run's) and a **Cancel** button, and keeps the previous plot until the run ends. A control the chosen
+model does not use is greyed out, its tooltip says why (the stop stiffness under a constraint model,
+μ_d under a frictionless one, e under the elastic Hertz contact), and moving it runs nothing. The box
+beside each slider takes a typed value; one that is not a number or out of the slider's range is
+refused in the status line with the reason, and nothing runs. The readout's peak force is the peak
+of the force curves in the plot (over the plot's window), beside the number of velocity jumps there,
+whose impulses have no force to draw.
 """),
     code(r"""
 def pendulum_run(case, model, t_end, mu_d=0.0, **params):

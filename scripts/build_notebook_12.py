@@ -44,8 +44,11 @@ the first impact's peak normal force. The cost is the CPU time of a warm run. Th
 flexible double pendulum (notebook 10), whose first impact is a continuous Hertz contact, closes the
 notebook.
 
-Every notebook's slider panel offers the basis too: a `basis` drop-down list (modal, fe,
-partition) with the sizes as sliders (`n_modes`, `elements`, `local_length`, `local_modes`).
+Two of the notebooks' slider panels offer the basis too: notebook 01's (the free beam and its
+frictionless impact) and notebook 10's (the double pendulum), each with a `basis` drop-down list
+(modal, fe, partition) and the sizes it needs as sliders (`n_modes` and `elements`); the
+partition's `local_length` and `local_modes` keep their defaults there and are set through
+`flexlib.simulate(..., basis="partition", local_length=..., local_modes=...)`.
 """),
     code(r"""
 import json

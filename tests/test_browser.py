@@ -112,13 +112,26 @@ PANEL_STATE_JS = """cell => {
   const status = html.find(e => !e.querySelector('table'));
   const img = cell.querySelector('.widget-output img');
   return {
-    slider: cell.querySelector('.widget-slider .widget-readout')?.textContent.trim() ?? null,
+    slider: (() => {   // the value in the text box beside the mu_d slider (the panel's readout of it)
+      const box = Array.from(cell.querySelectorAll('.widget-hbox'))
+        .find(b => b.querySelector('.widget-slider') && b.textContent.includes('μ_d'));
+      const input = box ? box.querySelector('.widget-text input') : null;
+      return input ? input.value.trim() : null;
+    })(),
     status: status ? status.textContent.trim() : null,
     rows: table ? Array.from(table.querySelectorAll('tr')).slice(1)
                     .map(tr => Array.from(tr.cells).map(td => td.textContent.trim())) : [],
     img: img ? img.getAttribute('src') : null,
   };
 }"""
+
+
+def _value(state):
+    """The μ_d value the panel shows, rounded to the slider's step (None if it shows none)."""
+    try:
+        return round(float(state["slider"]), 2)
+    except (TypeError, ValueError):
+        return None
 
 
 def _state(cell):
@@ -178,7 +191,7 @@ def _drive_panel(lab, page):
     cell.wait_for(state="attached", timeout=90_000)
     state0 = _wait_for(cell, "the panel's first plot", lambda s: s["img"] and s["rows"]
                        and (s["status"] or "").startswith("ready"), timeout=90)
-    assert state0["slider"] == f"{MU_START:.2f}", state0["slider"]
+    assert _value(state0) == MU_START, state0["slider"]
     assert state0["rows"] == before_rows
     _screenshot(page, cell, "browser_before.png")
 
@@ -190,7 +203,7 @@ def _drive_panel(lab, page):
     # Each press is one kernel round trip: wait for the state of the *final* value.  The status
     # returns to "ready" only after the plot is drawn, and the image must then differ.
     state1 = _wait_for(cell, f"the readout for mu_d = {MU_END:.2f}",
-                       lambda s: s["slider"] == f"{MU_END:.2f}" and s["rows"] == after_rows
+                       lambda s: _value(s) == MU_END and s["rows"] == after_rows
                        and (s["status"] or "").startswith("ready") and s["img"]
                        and s["img"] != state0["img"], timeout=60)
     _screenshot(page, cell, "browser_after.png")

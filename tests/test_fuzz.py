@@ -119,7 +119,7 @@ def draws(draw):
                                                           (0.0, 0.3, 0.8))))
     if target == "falling-beam":
         h0 = draw(st.sampled_from((0.001, 0.005, 0.02)))
-        p.update(h0=h0, theta0=draw(st.sampled_from((0.0, 0.02, 0.1))), ground_stiffness=K,
+        p.update(h0=h0, theta0=draw(st.sampled_from((0.0, 0.02, 0.1))), contact_stiffness=K,
                  contact_points=draw(st.sampled_from(((0.0, 1.0), (0.0, 0.5, 1.0), (1.0,)))))
         t_contact = math.sqrt(2.0 * h0 / G0)
     elif target == "double-pendulum":

@@ -1,4 +1,5 @@
 """The shared slider panel (flexlib.viz.widgets): no browser, a stub simulate where speed matters."""
+import time
 from types import SimpleNamespace
 
 import matplotlib
@@ -73,8 +74,11 @@ def test_unselected_model_is_not_run():
     p, stub = _panel()
     p.checkboxes["lugre"].value = False          # cached already: no call
     stub.calls.clear()
-    p.sliders["sigma1"].value = 10.0
+    p.sliders["mu_d"].value = 0.3
     assert [c[0] for c in stub.calls] == ["hybrid_coulomb"]
+    stub.calls.clear()
+    p.sliders["sigma1"].value = 10.0             # a LuGre parameter: hybrid Coulomb does not use it
+    assert stub.calls == []
 
 
 def test_held_changes_run_once():
@@ -358,3 +362,139 @@ def test_system_panel_offers_the_basis():
     assert "basis [–]" in p.describe()
     with pytest.raises(ValueError, match="unknown panel field"):
         mbw.system_panel("double-pendulum", ["bases"], {}, 0.5, None, None, simulate_fn=stub)
+
+
+# ------------------------------------------------------------------ answering panels
+def _system_stub(calls, sleep=0.0):
+    def stub(case, model, t_end, **params):
+        calls.append((model, dict(params)))
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < sleep:   # Python-level work: a Cancel can stop it
+            time.sleep(0.005)
+        return SimpleNamespace(t_end=t_end, model=model, params=dict(params))
+    return stub
+
+
+def _pendulum_panel(calls, sleep=0.0, **start):
+    from flexlib.viz import multibody_widgets as mbw
+    values = dict(contact_at=0.8, contact_stiffness=1e9, n_modes=3, mu_d=0.0, e=0.0, model="continuous")
+    values.update(start)
+    return mbw.system_panel("double-pendulum", list(values), values, t_end=0.7,
+                            plot=lambda r: None, readout=lambda r: f"run {r.model} {sorted(r.params.items())}",
+                            simulate_fn=_system_stub(calls, sleep))
+
+
+def test_system_panel_disables_what_the_model_does_not_use():
+    """A constraint model has no contact stiffness, a frictionless one no μ_d, the elastic Hertz
+    contact no e: those controls are disabled with the reason as tooltip, and moving them reruns
+    nothing."""
+    calls = []
+    p = _pendulum_panel(calls)
+    assert calls == [("continuous", dict(contact_at=0.8, contact_stiffness=1e9, n_modes=3))]
+    assert not p.sliders["contact_stiffness"].disabled
+    for name in ("mu_d", "e"):
+        assert p.sliders[name].disabled and p.entries[name].disabled
+        assert p.sliders[name].tooltip.startswith("not used: ")
+    assert "friction" in p.sliders["mu_d"].tooltip and "elastic" in p.sliders["e"].tooltip
+    p.sliders["mu_d"].value = 0.3               # unused by the continuous (Hertz) model
+    assert len(calls) == 1
+    p.sliders["model"].value = "hybrid_coulomb"
+    assert calls[-1] == ("hybrid_coulomb", dict(contact_at=0.8, n_modes=3, mu_d=0.3, e=0.0))
+    assert p.sliders["contact_stiffness"].disabled and "constraint" in p.sliders["contact_stiffness"].tooltip
+    assert not p.sliders["mu_d"].disabled and p.sliders["mu_d"].tooltip is None
+    p.sliders["contact_stiffness"].value = 1e10    # a continuous-law parameter under a constraint model
+    assert len(calls) == 2 and p.error is None and "ready" in p.status.value
+
+
+def test_typed_values_are_checked_and_refused_visibly():
+    """A typed value that is not a number, out of range or not whole is refused in the status line
+    with the reason; the slider keeps its value and nothing runs.  A valid one moves the slider."""
+    calls = []
+    p = _pendulum_panel(calls)
+    p.output.outputs = ({"output_type": "stream", "name": "stdout", "text": "last good plot"},)
+    for name, text, why in (("contact_at", "abc", "not a number"),
+                            ("contact_at", "1.7", "out of range: valid range is 0.3 to 1"),
+                            ("contact_stiffness", "1e20", "out of range"),
+                            ("n_modes", "3.5", "not a whole number"),
+                            ("contact_at", "nan", "out of range")):
+        before = p.sliders[name].value
+        p.entries[name].value = text
+        assert why in p.status.value and "nothing was run" in p.status.value, (text, p.status.value)
+        assert p.sliders[name].description in p.error
+        assert p.sliders[name].value == before and len(calls) == 1
+        assert p.entries[name].layout.border
+    assert p.output.outputs[0]["text"] == "last good plot"
+    p.entries["contact_at"].value = "0.5"
+    assert p.sliders["contact_at"].value == 0.5 and calls[-1][1]["contact_at"] == 0.5
+    assert p.error is None and not p.entries["contact_at"].layout.border
+    p.sliders["n_modes"].value = 4              # the slider writes its value into the box
+    assert p.entries["n_modes"].value == "4"
+
+
+def test_a_long_run_goes_to_the_background_with_progress_and_cancel():
+    calls = []
+    p = _pendulum_panel(calls, sleep=0.05)
+    p.last_cost = 5.0                           # as if the last run took 5 s
+    p.cache.clear()
+    t0 = time.perf_counter()
+    p.sliders["contact_at"].value = 0.5
+    assert time.perf_counter() - t0 < 0.5       # the panel answers at once ...
+    assert p.progress.layout.display != "none" and "background" in p.status.value
+    p.wait(5.0)                                 # ... and shows the run when it ends
+    assert p.progress.layout.display == "none" and "ready" in p.status.value
+    assert p.result.params["contact_at"] == 0.5 and p.readout.value.startswith("run continuous")
+    p.simulate_fn = _system_stub(calls, sleep=30.0)
+    p.last_cost = 30.0
+    p.sliders["contact_at"].value = 0.6
+    assert p.progress.layout.display != "none"
+    thread = p._job[1]
+    p.cancel.click()
+    thread.join(5.0)
+    assert not thread.is_alive()                # the run stopped
+    assert "cancelled" in p.status.value and p.progress.layout.display == "none"
+    assert p.result.params["contact_at"] == 0.5  # the previous run stays on show
+    assert not any(dict(k[1])["contact_at"] == 0.6 for k in p.cache)    # not cached
+
+
+def test_readout_reports_the_peak_force_the_plot_shows():
+    """The readout's peak N is the top of the force curves that the panel's figure draws (a
+    constraint run's first impact has velocity jumps: no 'jump only')."""
+    from flexlib.cases import simulate as case_simulate
+    from flexlib.viz import multibody_plots as mbp, multibody_widgets as mbw
+    r = case_simulate("falling-beam", "hybrid_coulomb", 0.16)     # landing at 0.143 s, with jumps
+    fig = mbp.fig_first_impact(r)
+    drawn = max(float(np.max(line.get_ydata(), initial=0.0)) for ax in fig.axes[:len(r.contact_names)]
+                for line in ax.get_lines() if line.get_linestyle() != "None")
+    plt.close(fig)
+    html = mbw.impact_readout(r)
+    assert "jump only" not in html and drawn > 0
+    assert f"<td>{drawn:.4g}</td>" in html
+
+
+def test_single_beam_panel_disables_and_refuses():
+    """The single-beam panel: a control no selected model uses is disabled with the reason and
+    reruns nothing; a typed value out of range is refused with the reason."""
+    p, stub = _panel(models=("hybrid_coulomb",), fields=["mu_d", "contact_stiffness", "sigma0"])
+    for name in ("contact_stiffness", "sigma0"):
+        assert p.sliders[name].disabled and p.sliders[name].tooltip.startswith("not used: ")
+    assert not p.sliders["mu_d"].disabled
+    stub.calls.clear()
+    p.sliders["contact_stiffness"].value = 1e10
+    assert stub.calls == []
+    p.entries["mu_d"].value = "2"
+    assert "out of range: valid range is 0 to 1" in p.status.value and stub.calls == []
+    p.entries["mu_d"].value = "x"
+    assert "not a number" in p.status.value and p.sliders["mu_d"].value == 0.4
+    p.entries["mu_d"].value = "0.3"
+    assert p.sliders["mu_d"].value == 0.3 and len(stub.calls) == 1 and p.error is None
+
+
+def test_returning_to_a_setting_shows_the_kept_plot():
+    """Going back to a setting draws nothing: the panel shows the plot it drew for it."""
+    calls, drawn = [], []
+    p = _pendulum_panel(calls)
+    p.plot = lambda r: drawn.append(r) or plt.figure()
+    p.sliders["contact_at"].value = 0.5
+    p.sliders["contact_at"].value = 0.8
+    p.sliders["contact_at"].value = 0.5
+    assert len(drawn) == 2 and len(calls) == 2 and p.output.outputs

@@ -20,9 +20,9 @@ from . import theme
 from .plots import IMPACT_BAND
 
 __all__ = ["model_of", "is_rigid", "curve_style", "point_colors", "deflection", "chord_deflection",
-           "first_impact", "after_first_impact", "fig_pendulum_snapshots", "fig_beam_snapshots",
+           "first_impact", "after_first_impact", "link_shapes", "fig_pendulum_snapshots", "fig_beam_snapshots",
            "fig_contact_forces", "fig_contact_map", "fig_theta_dot", "fig_deflection",
-           "fig_energy", "fig_beam_motion", "fig_first_impact", "MULTIBODY_FIGURES"]
+           "fig_energy", "fig_beam_motion", "first_impact_window", "peak_force_shown", "fig_first_impact", "MULTIBODY_FIGURES"]
 
 # the frictionless Hertz contact of the multibody cases (not a single-beam model)
 CONTINUOUS_STYLE = dict(color="#E69F00", ls="-", lw=1.8, label="continuous (Hertz)")
@@ -172,7 +172,7 @@ def _rigid_and_deformed(result, body, xs, Y):
     return P0, P
 
 
-def _links(result, Y, scale, n=41):
+def link_shapes(result, Y, scale, n=41):
     """{body: (len(Y), n, 2)} of every body's points with the deflection times ``scale``."""
     out = {}
     for b in result.system.bodies:
@@ -188,7 +188,7 @@ def fig_pendulum_snapshots(result, times, scale=20.0, title=None):
     import matplotlib.pyplot as plt
     times = np.asarray(times, float)
     Y = result.sample(times)
-    links = _links(result, Y, scale)
+    links = link_shapes(result, Y, scale)
     fig, ax = plt.subplots(figsize=(7.5, 4.2), constrained_layout=True)
     cmap = plt.get_cmap("plasma")
     names = [b.name for b in result.system.bodies]
@@ -225,7 +225,7 @@ def fig_beam_snapshots(result, times, scale=1.0, title=None, ax=None):
     import matplotlib.pyplot as plt
     times = np.asarray(times, float)
     Y = result.sample(times)
-    links = _links(result, Y, scale)
+    links = link_shapes(result, Y, scale)
     h = result.history(times)
     names = result.contact_names
     own = ax is None
@@ -454,6 +454,23 @@ def fig_beam_motion(runs, window=None, title=None):
     return fig
 
 
+def first_impact_window(result) -> tuple:
+    """(t0, t1) [s] of :func:`fig_first_impact`: 5 ms before the first contact to the run's end."""
+    im = first_impact(result)
+    return ((im["t_start"] - 0.005) if im else 0.0, result.t_end)
+
+
+def peak_force_shown(result, window=None) -> tuple:
+    """(peak normal force [N] of the force curves drawn over ``window`` (default
+    :func:`first_impact_window`), over every contact point; the number of velocity jumps in it,
+    whose impulses the curves cannot show)."""
+    t0, t1 = window or first_impact_window(result)
+    h = result.steps()
+    sel = _window(h, (t0, t1))
+    peak = max((float(np.max(h[f"{p}.N"][sel], initial=0.0)) for p in result.contact_names), default=0.0)
+    return peak, sum(1 for j in result.log.jumps if t0 <= j.t <= t1)
+
+
 def fig_first_impact(result, window=None, label=None):
     """One run through its first impact: the normal force at each contact point [N] and the
     angular rate of each body [rad/s] (the panel's figure).  ``window`` defaults to 5 ms before
@@ -461,8 +478,7 @@ def fig_first_impact(result, window=None, label=None):
     import matplotlib.pyplot as plt
     label = label or curve_style("", result)["label"] or model_of(result)
     st = curve_style(label, result)
-    im = first_impact(result)
-    window = window or ((im["t_start"] - 0.005) if im else 0.0, result.t_end)
+    window = window or first_impact_window(result)
     h = result.steps()
     sel = _window(h, window)
     bodies = [b.name for b in result.system.bodies]

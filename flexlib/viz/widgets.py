@@ -9,7 +9,16 @@ Behaviour (tested in ``tests/test_widgets.py``):
 * every slider has ``continuous_update=False``: a run starts when the slider is released;
 * one value change runs :attr:`Panel.simulate_fn` once per selected model; several changes made
   inside ``with p.hold_trait_notifications():`` (or one slider's own) run it once per model;
-* results are cached by ``(model, case.key(), t_end)``, so returning to a setting is instant;
+* results are cached by ``(model, case.key(), t_end)``, so returning to a setting is instant (its
+  plot is kept too: nothing is drawn again);
+* a slider no selected model uses (a contact stiffness under constraint models, a LuGre
+  parameter under Coulomb friction, e under the elastic Hertz law: :func:`unused_reason`) is
+  disabled with the reason as its tooltip; it is left out of each model's cache key, so moving
+  it reruns nothing;
+* beside each slider a text box takes a typed value (the slider's own readout would clamp an
+  out-of-range value silently): one that is not a number, out of the slider's range or not whole
+  for a count is refused in the status line with the reason (:func:`parse_entry`), and nothing
+  runs;
 * the static friction coefficient stays at or above the kinetic one, as :mod:`flexlib.params`
   requires: moving the μ_d slider above μ_s moves the μ_s slider up with it, moving μ_s below μ_d
   moves μ_d down (one run), and a panel without a μ_s slider raises the case's μ_s to μ_d; the
@@ -37,7 +46,6 @@ import contextlib
 import time
 
 import ipywidgets as w
-from IPython.display import clear_output, display
 
 from .. import models
 from ..contact import penalty
@@ -110,6 +118,72 @@ def _short(err: Exception, limit: int = 240) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+# the parameters only a continuous (penalty) contact uses, the friction laws' own parameters
+_PENALTY_ONLY = ("contact_stiffness", "contact_law")
+_FRICTION_OWN = {"v0": "modified_coulomb", "v1": "modified_coulomb", "sigma0": "lugre",
+                 "sigma1": "lugre", "sigma2": "lugre", "v_s": "lugre"}
+
+
+def unused_reason(name: str, model: str, contact_law: str = "hertz") -> str | None:
+    """Why the parameter ``name`` cannot change a run of ``model`` (None if it can): a contact
+    stiffness under a constraint model, a friction coefficient under a frictionless one, the
+    restitution e under an elastic Hertz contact, ...  ``contact_law``: the penalty force law."""
+    from ..multibody.models import MODELS
+    spec = MODELS.get(model)
+    method, friction = (spec[0], spec[1]) if spec else (None, "none")
+    label = _LABELS.get(model, model)
+    if method is None:
+        if name in (*_PENALTY_ONLY, "e", "mu_d", "mu_s", "Dv", *_FRICTION_OWN):
+            return f"{label} has no contact"
+        return None
+    if name in _PENALTY_ONLY and method != "penalty":
+        return f"{label} holds the contact as a constraint: no contact stiffness"
+    if name in ("mu_d", "mu_s", "Dv") and friction == "none":
+        return f"{label} has no friction"
+    if name in _FRICTION_OWN and friction != _FRICTION_OWN[name]:
+        return f"{label} does not use the {_FRICTION_OWN[name].replace('_', ' ')} friction law"
+    if name == "e" and method == "penalty" and penalty.damping_factor(contact_law, 0.5) == 0.0:
+        return f"{label} with the {contact_law} law is elastic: no restitution coefficient"
+    return None
+
+
+def _bounds(slider):
+    """(min, max) of a slider's values (a log slider's are 10 to the power of its min, max)."""
+    if isinstance(slider, _LOG):
+        return slider.base ** slider.min, slider.base ** slider.max
+    return slider.min, slider.max
+
+
+def parse_entry(slider, text: str):
+    """The value typed as ``text`` for ``slider``; ValueError naming the control, the text and
+    the valid range if it is not a number, out of range or not a whole number for a count."""
+    desc = slider.description
+    try:
+        v = float(str(text).strip())
+    except ValueError:
+        raise ValueError(f"{desc}: {str(text).strip()!r} is not a number") from None
+    lo, hi = _bounds(slider)
+    if not math.isfinite(v) or not lo <= v <= hi:
+        raise ValueError(f"{desc}: {v:g} is out of range: valid range is {lo:g} to {hi:g}")
+    if isinstance(slider, _INT):
+        if v != int(v):
+            raise ValueError(f"{desc}: {v:g} is not a whole number")
+        v = int(v)
+    return v
+
+
+def _entry_text(slider) -> str:
+    return f"{slider.value:.3g}" if isinstance(slider, _LOG) else f"{slider.value:g}"
+
+
+def set_applicable(control, reason: str | None, entry=None):
+    """Enable ``control`` (and its typed ``entry``), or disable it with ``reason`` as its tooltip."""
+    for c in (control, entry):
+        if c is not None:
+            c.disabled = reason is not None
+            c.tooltip = f"not used: {reason}" if reason else None
+
+
 class PanelDisplay:
     """What every slider panel shares (this one's :class:`Panel` and the multibody
     :class:`~flexlib.viz.multibody_widgets.SystemPanel`): the error line, the redraw of the plot, and
@@ -120,14 +194,58 @@ class PanelDisplay:
         self.error = message
         self.status.value = f'<span style="color:#b00020">⚠ {_escape(message)}</span>'
 
-    def _draw(self, results):
+    def _draw(self, results, key=None):
+        """Replace the plot (set as the Output widget's outputs, so a run finished in a
+        background thread draws into the panel too).  The drawn plot of a settings ``key`` is
+        kept: going back to a setting shows it again without drawing."""
         import matplotlib.pyplot as plt
-        with self.output:
-            clear_output(wait=True)
-            fig = self.plot(results)
-            if fig is not None:
-                display(fig)
-                plt.close(fig)
+        drawn = self.__dict__.setdefault("_drawn", {})
+        if key is not None and key in drawn:
+            self.output.outputs = drawn[key]
+            return
+        fig = self.plot(results)
+        if fig is not None:
+            self.output.outputs = ()
+            self.output.append_display_data(fig)
+            plt.close(fig)
+            if key is not None:
+                drawn[key] = self.output.outputs
+
+    def _entries(self, sliders):
+        """A text box beside each slider for a typed value (the slider's own readout clamps an
+        out-of-range value silently): {name: Text}."""
+        entries = {}
+        for name, s in sliders.items():
+            if not isinstance(s, (_LIN, _LOG, _INT)):
+                continue
+            s.readout = False
+            e = entries[name] = w.Text(value=_entry_text(s), continuous_update=False,
+                                       layout=w.Layout(width="80px"))
+            e.observe(lambda ch, n=name: self._typed(n, ch["new"]), names="value")
+            s.observe(lambda ch, e=e, s=s: setattr(e, "value", _entry_text(s)), names="value")
+        return entries
+
+    def _typed(self, name, text):
+        """A value typed into ``name``'s box: moved to the slider if valid, else refused in the
+        status line (with the reason) and nothing runs."""
+        slider, entry = self.sliders[name], self.entries[name]
+        if text == _entry_text(slider):
+            return
+        try:
+            v = parse_entry(slider, text)
+        except ValueError as err:
+            entry.layout.border = "2px solid #b00020"
+            return self._fail(f"{_short(err)}; nothing was run")
+        entry.layout.border = None
+        if v == slider.value:
+            entry.value = _entry_text(slider)
+            self.update()                        # the same setting: clear the refusal
+        else:
+            slider.value = v
+
+    def _controls(self, sliders):
+        """The grid cells: each slider with its text box."""
+        return [w.HBox([s, self.entries[n]]) if n in self.entries else s for n, s in sliders.items()]
 
     def _repr_mimebundle_(self, **kwargs):
         """The widget view, plus a text/plain and text/html fallback (:meth:`describe` and the
@@ -173,6 +291,7 @@ class Panel(PanelDisplay):
                              f"{', '.join([*SLIDERS, *CHOICES])}")
         self.sliders = {f: _make_slider(f, self.t_end if f == "t_end" else _param_value(self.case, f))
                         for f in fields}
+        self.entries = self._entries(self.sliders)
         self.checkboxes = {m: w.Checkbox(value=True, description=_LABELS[m], indent=False,
                                          layout=w.Layout(width="150px"))
                            for m in (canonical_model(m) for m in models)}
@@ -183,9 +302,9 @@ class Panel(PanelDisplay):
             t.observe(self._on_change, names="value")
         for m, r in (results or {}).items():       # seed the cache with runs made already
             if r is not None and abs(r.t_end - self.t_end) < 1e-9:
-                self.cache[(canonical_model(m), r.case.key(), self.t_end)] = r
+                self.cache[self._key(r.case, canonical_model(m), self.t_end)] = r
         self.widget = w.VBox([w.HBox(list(self.checkboxes.values())),
-                              w.GridBox(list(self.sliders.values()),
+                              w.GridBox(self._controls(self.sliders),
                                         layout=w.Layout(grid_template_columns="repeat(2, 430px)")),
                               self.status, self.readout, self.output])
         self.update()
@@ -241,9 +360,47 @@ class Panel(PanelDisplay):
             mu_d.value = mu_s.value
             self.note = f"μ_d moved down to {mu_d.value:g} with μ_s (kinetic friction is never above static)"
 
+    def _contact_law(self):
+        return self.sliders["contact_law"].value if "contact_law" in self.sliders \
+            else _param_value(self.case, "contact_law")
+
+    def unused(self, model) -> dict:
+        """{slider: why it cannot change ``model``'s run} at the current settings."""
+        law = self._contact_law()
+        basis = self.sliders["basis"].value if "basis" in self.sliders else self.case.beam.basis
+        out = {n: f"the {basis} basis does not use it" for n in _UNUSED_BY.get(basis, ())
+               if n in self.sliders}
+        for n in self.sliders:
+            reason = unused_reason(n, model, law)
+            if reason and n not in out:
+                out[n] = reason
+        return out
+
+    def _for_model(self, case, model):
+        """``case`` with the sliders ``model`` does not use back at the panel's start values, so
+        that moving them neither changes its cache key nor reruns it."""
+        reset = {n: _param_value(self.case, n) for n in self.unused(model)
+                 if n != "t_end" and n in self.sliders}
+        if "mu_d" in reset:                         # and the μ_s that follows it
+            reset["mu_s"] = _param_value(self.case, "mu_s")
+        return case.with_(**reset) if reset else case
+
+    def _key(self, case, model, t_end):
+        return (model, self._for_model(case, model).key(), t_end)
+
+    def _refresh_controls(self):
+        """Disable the sliders no selected model uses, with the reason as their tooltip."""
+        selected = [m for m, c in self.checkboxes.items() if c.value] or list(self.checkboxes)
+        per_model = [self.unused(m) for m in selected]
+        for n, s in self.sliders.items():
+            reasons = [u.get(n) for u in per_model]
+            reason = "; ".join(dict.fromkeys(reasons)) if all(reasons) else None
+            set_applicable(s, reason, self.entries.get(n))
+
     # ------------------------------------------------------------------ running
     def _run(self, case, model, t_end):
-        key = (model, case.key(), t_end)
+        key = self._key(case, model, t_end)
+        case = self._for_model(case, model)
         if key not in self.cache:
             try:
                 self.cache[key] = self.simulate_fn(case, model, t_end, **self.simulate_kwargs)
@@ -255,6 +412,7 @@ class Panel(PanelDisplay):
         """Run (or fetch from the cache) every selected model, then redraw.  Never raises."""
         self._dirty = False
         self.n_updates += 1
+        self._refresh_controls()
         try:
             case, t_end, models = self.current()
         except ValueError as err:
@@ -275,7 +433,7 @@ class Panel(PanelDisplay):
         self.results, self.error = results, None
         self.readout.value = readout_html(results) + notes_html(results)
         try:
-            self._draw(results)
+            self._draw(results, key=tuple(self._key(case, m, t_end) for m in models))
         except Exception as err:
             return self._fail(f"plot failed: {type(err).__name__}: {_short(err)}")
         self.status.value = (f"ready ({plural(len(results), 'run')}, {time.perf_counter() - w0:.1f} s)"
