@@ -47,13 +47,13 @@ def pendulum_panel():
         return simulate(case, model, t_end, mu_d=mu_d, mu_s=mu_d, **params)
 
     K = double_pendulum.hertz_stiffness()
-    p = mbw.system_panel("double-pendulum", ["contact_at", "stop_stiffness", "n_modes", "mu_d", "model",
+    p = mbw.system_panel("double-pendulum", ["contact_at", "contact_stiffness", "n_modes", "mu_d", "model",
                                              "basis", "elements"],
-                         dict(contact_at=0.8, stop_stiffness=K, n_modes=3, mu_d=0.0, model="continuous",
+                         dict(contact_at=0.8, contact_stiffness=K, n_modes=3, mu_d=0.0, model="continuous",
                               basis="modal", elements=4),
                          t_end=0.7, plot=rendered(mbp.fig_first_impact), readout=mbw.impact_readout,
                          simulate_fn=pendulum_run)
-    moves = [("contact_at", 0.85), ("stop_stiffness", K * 10 ** 0.25), ("n_modes", 4), ("mu_d", 0.05),
+    moves = [("contact_at", 0.85), ("contact_stiffness", K * 10 ** 0.25), ("n_modes", 4), ("mu_d", 0.05),
              ("elements", 5), ("model", "frictionless"), ("model", "hybrid_coulomb"),
              ("model", "continuous_coulomb"), ("basis", "fe")]
     return p, moves

@@ -125,7 +125,7 @@ def draws(draw):
     elif target == "double-pendulum":
         p.update(theta1=draw(st.sampled_from((-1.45, -1.3, -1.2))),
                  theta2=draw(st.sampled_from((-1.57, -1.3))),
-                 stop_stiffness=K)
+                 contact_stiffness=K)
         t_contact = 0.42
     else:
         p["theta0"] = draw(st.sampled_from((0.2, 0.25, 0.3)))
