@@ -10,19 +10,22 @@ frictionless Hertz force N = K delta^1.5, no damping, K = (4/3) sqrt(R) E* of a 
 last node and B2's first node): position-level constraints, the slopes free.
 
 The motion until t_fine = 0.6 s (before B reaches the stop; checked) is integrated at the step
-``h_free``, the rest until 0.65 s at ``h``.  Reported per level (elements per metre x step x h_free):
-the first contact burst of B (its episodes: count, total impulse; the first episode's start,
-duration, impulse, peak force) and at 0.65 s each link's centre of mass, its velocity and its mean
-angular velocity (scripts/_exudyn_ancf.py says how they are computed), with the wall time.
+``h_free``, the rest until 0.65 s at ``h``.  Reported per level (elements per metre x step): the
+first contact burst of B (its episodes: count, total impulse; the first episode's start, duration,
+impulse, peak force) and at 0.65 s each link's centre of mass, its velocity and its mean angular
+velocity (scripts/_exudyn_ancf.py says how they are computed), with the wall and CPU times.  The
+converged values are the finest level's, with their largest change from the levels one refinement
+before it.  ``--check LABEL`` stores its run beside the levels, under ``checks`` (the stored
+file's: ``h_free`` at 32 elements/m, 1 us, h_free 1e-5; ``newton_rtol`` at 32/m, 5 us, 1e-5).
 
 Usage::
 
     python scripts/exudyn_double_pendulum.py [--out figures/data/exudyn_double_pendulum.json]
         [--elements 8,16,32,64] [--steps 5e-6,1e-6] [--h-free 2e-5] [--append]
+        [--check LABEL] [--newton-rtol RTOL] [--summarize]
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -65,13 +68,15 @@ def build(elements, case=CASE):
     return SC, mbs, b1, b2, B
 
 
-def run(elements, h, h_free, case=CASE):
-    """One level: B's episodes, its first burst and the links' motion at t_end."""
+def run(elements, h, h_free, rtol=None, case=CASE):
+    """One level: B's episodes, its first burst and the links' motion at t_end.  ``rtol``:
+    Newton's relative tolerance (default :func:`_exudyn_ancf.newton_rtol`)."""
+    rtol = A.newton_rtol(elements) if rtol is None else rtol
     SC, mbs, b1, b2, B = build(elements, case)
     sens = A.point_sensors(mbs, [B])
     mbs.Assemble()
     (tf, free), (t, fine), wall = A.solve_two_stage(mbs, sens, h_free, case["t_fine"], h,
-                                                    case["t_end"])
+                                                    case["t_end"], rtol)
     if free[0][0][:, 0].min() <= 0.0:
         raise RuntimeError("B touches the stop before t_fine")
     eps = A.episodes(t, fine[0][0][:, 0], case["K"], case["n"])
@@ -82,7 +87,8 @@ def run(elements, h, h_free, case=CASE):
         else:
             break
     return dict(elements_per_metre=elements, elements=[len(b1["elements"]), len(b2["elements"])],
-                h=h, h_free=h_free, t_fine=case["t_fine"], t_end=float(t[-1]), wall_time=wall["wall"], cpu_time=wall["cpu"],
+                h=h, h_free=h_free, newton_rtol=rtol, t_fine=case["t_fine"], t_end=float(t[-1]),
+                wall_time=wall["wall"], cpu_time=wall["cpu"],
                 episodes=eps, burst=dict(n_episodes=len(burst),
                                          impulse=sum(e["impulse"] for e in burst),
                                          t_end=burst[-1]["t_end"] if burst else None,
@@ -119,26 +125,28 @@ def angular_momentum_about_origin(links):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", default=OUT)
-    p.add_argument("--elements", default="8,16,32,64", help="elements per metre, comma separated")
-    p.add_argument("--steps", default="5e-6,1e-6", help="steps h [s] after t_fine")
+    p = A.arguments(__doc__, OUT, "5e-6,1e-6")
     p.add_argument("--h-free", default="2e-5", help="steps [s] before t_fine, comma separated")
     p.add_argument("--append", action="store_true", help="add the levels to those in --out")
-    p.add_argument("--summarize", action="store_true",
-                   help="run nothing: recompute the converged values of the levels in --out")
     a = p.parse_args(argv)
     if a.summarize:
         a.elements = ""
-        a.append = True
-    import exudyn
-    levels = []
-    if a.append and os.path.exists(a.out):
+    if a.check:
         with open(a.out) as f:
-            levels = json.load(f)["levels"]
-    data = dict(exudyn_version=exudyn.__version__,
-                solver=f"generalized-alpha, spectral radius {A.RHO_INF}, Newton rtol "
-                       f"{A.NEWTON_RTOL:g}, atol {A.NEWTON_ATOL:g}",
+            data = json.load(f)
+        ne, hf, h = int(a.elements), float(a.h_free), float(a.steps)
+        data.setdefault("checks", {})[a.check] = run(ne, h, hf, a.newton_rtol)
+        summarize(data, a.out)
+        return data
+    import exudyn
+    levels, old = [], {}
+    if (a.append or a.summarize) and os.path.exists(a.out):
+        with open(a.out) as f:
+            old = json.load(f)
+        levels = old["levels"]
+    data = dict(exudyn_version=exudyn.__version__, checks=old.get("checks", {}),
+                solver=f"generalized-alpha, spectral radius {A.RHO_INF}, Newton atol "
+                       f"{A.NEWTON_ATOL:g}, rtol per level (newton_rtol)",
                 element="ObjectANCFCable2D", section=A.SECTION, case=CASE, burst_gap=BURST_GAP,
                 contact="N = K delta^n, springForceUserFunction of an "
                         "ObjectConnectorCartesianSpringDamper on a MarkerBodyPosition",
@@ -147,10 +155,11 @@ def main(argv=None):
     for ne in (map(int, a.elements.split(",")) if a.elements else ()):
         for hf in map(float, a.h_free.split(",")):
             for h in map(float, a.steps.split(",")):
-                r = run(ne, h, hf)
+                r = run(ne, h, hf, a.newton_rtol)
                 levels.append(r)
                 print(json.dumps(dict(elements=r["elements"], h=h, h_free=hf,
-                                      wall_time=r["wall_time"], cpu_time=r["cpu_time"], burst=r["burst"],
+                                      wall_time=r["wall_time"], cpu_time=r["cpu_time"],
+                                      burst=r["burst"],
                                       links=r["links"])), flush=True)
                 summarize(data, a.out)
     if a.summarize:
@@ -159,10 +168,8 @@ def main(argv=None):
 
 
 def summarize(data, out):
-    """Mark the converged values (those of the finest level at the first h_free) and save."""
-    levels = data["levels"]
-    main_levels = [lv for lv in levels if lv["h_free"] == levels[0]["h_free"]]
-    data["converged"] = A.converged(main_levels, scalars, scales)
+    """Mark the converged values (those of the finest level) and save."""
+    data["converged"] = A.converged(data["levels"], scalars, scales)
     if out:
         A.save(out, data)
 
