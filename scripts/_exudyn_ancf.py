@@ -30,6 +30,8 @@ import numpy as np
 
 RHO_INF = 0.9                         # generalized-alpha: spectral radius at infinity
 NEWTON_ATOL = 1e-8
+# The paper's section and material (Fan et al. 2021), written out so that no flexlib is needed.
+SECTION = dict(S=3.14e-4, rho=2766.67, E=68.952e9, I=7.85e-9, g0=9.81)
 
 
 def newton_rtol(elements_per_metre):
@@ -38,9 +40,6 @@ def newton_rtol(elements_per_metre):
     Newton iteration then stalls and the step is cut thousands of times (measured: 3321 steps for
     100, 0-2 ms of the falling beam).  So 1e-6 up to 32 elements per metre, 1e-5 above."""
     return 1e-6 if elements_per_metre <= 32 else 1e-5
-
-# The paper's section and material (Fan et al. 2021), written out so that no flexlib is needed.
-SECTION = dict(S=3.14e-4, rho=2766.67, E=68.952e9, I=7.85e-9, g0=9.81)
 
 
 def cable(mbs, start, angle, length, elements):
@@ -110,6 +109,7 @@ def point_sensors(mbs, points):
 
 
 def _settings(h, t0, t1, rtol):
+    """Exudyn's simulation settings of one stage: [t0, t1] at the step h, sensors every step."""
     import exudyn as exu
     ss = exu.SimulationSettings()
     ti = ss.timeIntegration
@@ -129,10 +129,10 @@ def _settings(h, t0, t1, rtol):
 
 def solve_two_stage(mbs, sensors, h_free, t_fine, h, t_end, rtol):
     """Integrate [0, t_fine] at the step ``h_free`` and [t_fine, t_end] at ``h`` (Newton's relative
-    tolerance ``rtol``).  Returns
-    (t_free, per sensor pair its (positions, velocities) of the free stage; t, the same of the
-    fine stage; dict(wall, cpu) times [s] of the solves: the CPU time of this process, beside the
-    wall time, because the machine may be shared)."""
+    tolerance ``rtol``).  Returns ((t_free, per sensor pair its (positions, velocities)) of the
+    free stage, the same of the fine stage, dict(wall, cpu) times [s] of the solves: the CPU time
+    of this process beside the wall time, because the machine may be shared).  The generalized-
+    alpha restart at t_fine computes consistent initial accelerations (Exudyn's default)."""
     import exudyn as exu
     cfg = exu.ConfigurationType
     stages = []
