@@ -397,7 +397,18 @@ class SystemSimulator:
                 if c not in cands or K.EV_GAP in fired.get(c, ()):
                     cands[c] = self._onset_candidates(c, out)
         try:
-            disc = self._choose(t, y, disc, log, cands)
+            try:
+                disc = self._choose(t, y, disc, log, cands)
+            except InconsistentContacts:
+                # the other closed points' modes, kept, leave no consistent mode to the points
+                # whose events fired (e.g. redundant sticking points whose basic solution puts
+                # the friction where the cone does not hold it): all closed points are chosen
+                # anew together, each from the candidates of a contact's onset
+                _, out = self.evaluate(t, y, disc)
+                for c, law in enumerate(self.laws):
+                    if law.method == "constraint" and int(disc[4 * c]) != FREE and c not in cands:
+                        cands[c] = self._onset_candidates(c, out)
+                disc = self._choose(t, y, disc, log, cands)
         except InconsistentContacts as exc:
             raise self._error(f"no consistent contact modes at t = {t:.9g} s ({exc}): a "
                               f"Painleve-type inconsistency, a tangential impact would be needed",
