@@ -18,7 +18,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from . import models
-from .cases.command import (ALL_CASES, add_case_options, compare_command, is_system_case,
+from .cases.command import (add_case_options, canonical_for, compare_command, is_system_case,
                             refuse_inapplicable, simulate_command)
 from .params import (DESCRIPTIONS, RANGES, BeamParams, CoulombParams, LuGreParams, SlopeParams,
                      SolverSettings, _range_text, paper_case, parse_value)
@@ -530,6 +530,7 @@ def _positive_int(option, text):
 def _cmd_sweep(a) -> int:
     from .params import paper_case
     from .studies.sweep import parse_grid_values, sweep, sweep_table
+    _check_case(a.case)
     overrides = {name: parse_value(name, getattr(a, "p_" + name)) for name in _PARAM_NAMES
                  if getattr(a, "p_" + name) is not None}
     if is_system_case(a.case):
@@ -553,6 +554,7 @@ def _cmd_sweep(a) -> int:
             raise ValueError(f"--grid {name} is given twice")
         grid[name] = parse_grid_values(name, values, case)
     models = [m for text in (a.model or ["lugre"]) for m in text.split(",") if m.strip()]
+    refuse_inapplicable(a, case.name, [canonical_for(case.name, m) for m in models])
     try:
         t_end = float(a.t_end)
     except ValueError:
