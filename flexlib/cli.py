@@ -93,8 +93,9 @@ def _add_run_options(s, *, compare: bool):
                    help="end time; (0, 1000] s; default 2 s (double-pendulum 1.5 s, falling-beam 1 s, "
                         "beam-on-slope 0.75 s)")
     s.add_argument("--sample-times", default=None, metavar="TIMES",
-                   help="comma-separated times [s] at which the JSON summary samples theta, theta' "
-                        "and the tip's Y; default: none")
+                   help="comma-separated times [s] at which the JSON summary samples every "
+                        "body's motion (and, for cases 3.1/3.2, theta, theta' and the tip's Y); "
+                        "[0, t_end] s; default: 11 times over the run")
     per_model = " one file per model, the model's name added to PATH (out.csv -> out_lugre.csv);" \
         if compare else ""
     s.add_argument("--json", default=None, metavar="JSON_PATH",
