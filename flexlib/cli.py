@@ -18,7 +18,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from . import models
-from .cases.command import (ALL_CASES, add_case_options, compare_command, is_system_case,
+from .cases.command import (add_case_options, canonical_for, compare_command, is_system_case,
                             refuse_inapplicable, simulate_command)
 from .text import fixed, num
 from .params import (DESCRIPTIONS, RANGES, BeamParams, CoulombParams, LuGreParams, SlopeParams,
@@ -94,8 +94,9 @@ def _add_run_options(s, *, compare: bool):
                    help="end time; (0, 1000] s; default 2 s (double-pendulum 1.5 s, falling-beam 1 s, "
                         "beam-on-slope 0.75 s)")
     s.add_argument("--sample-times", default=None, metavar="TIMES",
-                   help="comma-separated times [s] at which the JSON summary samples theta, theta' "
-                        "and the tip's Y; default: none")
+                   help="comma-separated times [s] at which the JSON summary samples every "
+                        "body's motion (and, for cases 3.1/3.2, theta, theta' and the tip's Y); "
+                        "[0, t_end] s; default: 11 times over the run")
     per_model = " one file per model, the model's name added to PATH (out.csv -> out_lugre.csv);" \
         if compare else ""
     s.add_argument("--json", default=None, metavar="JSON_PATH",
@@ -542,6 +543,7 @@ def _positive_int(option, text):
 def _cmd_sweep(a) -> int:
     from .params import paper_case
     from .studies.sweep import parse_grid_values, sweep, sweep_table
+    _check_case(a.case)
     overrides = {name: parse_value(name, getattr(a, "p_" + name)) for name in _PARAM_NAMES
                  if getattr(a, "p_" + name) is not None}
     if is_system_case(a.case):
@@ -565,6 +567,7 @@ def _cmd_sweep(a) -> int:
             raise ValueError(f"--grid {name} is given twice")
         grid[name] = parse_grid_values(name, values, case)
     models = [m for text in (a.model or ["lugre"]) for m in text.split(",") if m.strip()]
+    refuse_inapplicable(a, case.name, [canonical_for(case.name, m) for m in models])
     try:
         t_end = float(a.t_end)
     except ValueError:

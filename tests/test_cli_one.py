@@ -69,6 +69,13 @@ def test_an_option_that_does_not_apply_is_refused(argv, option, why, capsys):
     _refused(argv, capsys, f"option {option} does not apply", why)
 
 
+@pytest.mark.parametrize("command", [["compare", "--models", "frictionless,hybrid_coulomb"],
+                                     ["sweep", "--model", "frictionless", "--out", "x.nc"]])
+def test_compare_and_sweep_refuse_it_too(command, capsys):
+    rc, _, err = _main([*command, "--case", "falling-beam", "--L2", "0.4"], capsys)
+    assert rc == 2 and "option --L2 does not apply" in err and "Traceback" not in err
+
+
 def test_an_option_that_applies_to_one_of_the_compared_models_is_accepted():
     """``compare`` refuses an option only if it applies to none of the models."""
     from types import SimpleNamespace

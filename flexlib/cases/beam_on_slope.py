@@ -39,13 +39,14 @@ def system(model: str = DEFAULT_MODEL, *, beam: BeamParams | None = None, e: flo
            coulomb: CoulombParams | None = None, lugre: LuGreParams | None = None,
            X1=_SLOPE.X1, alpha=_SLOPE.alpha, contact_at=1.0,
            contact_stiffness=_SLOPE.contact_stiffness, contact_exponent=_SLOPE.contact_exponent,
-           contact_damping=_SLOPE.contact_damping, contact_law=_SLOPE.contact_law, v_zeno=_SLOPE.v_zeno, chi=_SLOPE.chi,
-           beta=_SLOPE.beta):
+           contact_damping=_SLOPE.contact_damping, contact_law=_SLOPE.contact_law,
+           v_zeno=_SLOPE.v_zeno, chi=_SLOPE.chi, beta=_SLOPE.beta):
     """The paper's beam and slope as a :class:`~flexlib.multibody.system.System` with ``model``'s
     laws at the contact point (friction of case 3.2 unless ``coulomb``/``lugre`` say otherwise)."""
     beam = beam or BeamParams()
     laws = laws_for(model, e=e, contact_law=contact_law, contact_stiffness=contact_stiffness,
-                    contact_exponent=contact_exponent, contact_damping=contact_damping, v_zeno=v_zeno,
+                    contact_exponent=contact_exponent, contact_damping=contact_damping,
+                    v_zeno=v_zeno,
                     coulomb=coulomb or CoulombParams(), lugre=lugre or LuGreParams())
     slope = HalfPlane("slope", origin=(X1, 0.0), normal=(-math.sin(alpha), math.cos(alpha)))
     body = Body("beam", beam, GroundHinge((0.0, 0.0)), theta0=beam.theta0)

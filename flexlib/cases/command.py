@@ -13,10 +13,8 @@ from ..multibody.models import canonical
 from ..text import DASH, fixed, num
 
 __all__ = ["is_system_case", "add_case_options", "simulate_command", "compare_command",
-           "refuse_inapplicable", "ALL_CASES"]
+           "refuse_inapplicable", "canonical_for"]
 
-# every case, as the help and the errors list them (the paper's cases run by the single-beam solver)
-ALL_CASES = ("3.1", "3.2", *CASES)
 # options that only the continuous (penalty) contact reads, and those only a constraint reads
 _PENALTY_ONLY = ("contact_stiffness", "contact_exponent", "contact_damping", "contact_law")
 _CONSTRAINT_ONLY = ("chi", "beta")
@@ -93,6 +91,14 @@ def _run(a, case_name, model, t_end, params):
         return simulate(case_name, model, t_end, **params), None
     except SystemSimulationError as err:
         return err.result, str(err)
+
+
+def canonical_for(case_name, model) -> str:
+    """The model's name as case ``case_name`` knows it (hyphens accepted), or a ValueError."""
+    if is_system_case(case_name):
+        return canonical(model)
+    from ..solver.simulate import canonical_model
+    return canonical_model(model)
 
 
 def _model_kind(case_name, model):

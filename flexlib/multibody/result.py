@@ -191,8 +191,8 @@ class SystemResult:
     def impacts(self) -> list:
         """The contact episodes, per point, in time order: dicts with ``contact``, ``t_start``,
         ``t_end`` [s], ``duration``, ``normal_impulse`` (the jumps' plus ∫N dt) [N s],
-        ``jump_impulse`` (the velocity jump that opens it), ``peak_normal_force`` [N] (inf for an episode that
-        is a velocity jump and nothing else), ``energy_before``, ``energy_after`` [J],
+        ``jump_impulse`` (the velocity jump that opens it), ``peak_normal_force`` [N] (inf for an
+        episode that is a velocity jump and nothing else), ``energy_before``, ``energy_after`` [J],
         ``v_n_minus`` [m/s], ``max_penetration`` [m].  The impacts of the paper's sense (clusters
         of episodes) are :meth:`impact_records`."""
         if self._impacts is None:
