@@ -440,12 +440,12 @@ def test_contact_points_not_a_list_of_fractions_is_refused(value):
 
 
 @pytest.mark.parametrize("argv,words", [
-    (["--dt", "0"], ["'dt'", "(0, t_end = 0.05] s"]),
-    (["--dt", "-1"], ["'dt'", "(0, t_end = 0.05] s"]),
-    (["--dt", "nan"], ["'dt'", "(0, t_end = 0.05] s"]),
-    (["--sample-times", "5"], ["'sample_times'", "[0, t_end = 0.05] s"]),
-    (["--sample-times", "-0.01"], ["'sample_times'", "[0, t_end = 0.05] s"]),
-    (["--sample-times", "0.01,x"], ["'sample_times'", "'0.01,x'"]),
+    (["--dt", "0"], ["'dt'", "'0'", "(0, 0.05] s"]),
+    (["--dt", "-1"], ["'dt'", "'-1'", "(0, 0.05] s"]),
+    (["--dt", "nan"], ["'dt'", "'nan'", "(0, 0.05] s"]),
+    (["--sample-times", "5"], ["'sample_times'", "'5'", "[0, 0.05] s"]),
+    (["--sample-times", "-0.01"], ["'sample_times'", "'-0.01'", "[0, 0.05] s"]),
+    (["--sample-times", "0.01,x"], ["'sample_times'", "'x'", "not a number"]),
     (["--t-end", "abc"], ["'t_end'", "'abc'", "(0, 1000] s"]),
     (["--t-end", "nan"], ["'t_end'", "(0, 1000] s"]),
     (["--model", ""], ["'model'"]),

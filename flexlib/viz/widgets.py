@@ -43,6 +43,7 @@ Behaviour (tested in ``tests/test_widgets.py``):
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 
 import ipywidgets as w
