@@ -81,6 +81,7 @@ def test_timeout_dead_kernel_and_error_are_one_line_each_and_the_run_goes_on(tmp
     assert wall < 120                                     # the 120 s cell was stopped
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("order", [("first", "second"), ("second", "first")])
 def test_notebooks_run_alike_in_either_order(tmp_path, order):
     made = {"first": _notebook(tmp_path, "first", "a = 1\nprint(a)"),
@@ -117,6 +118,7 @@ def test_a_runner_that_outlives_its_limit_is_stopped(tmp_path, monkeypatch):
     assert json.loads(nb.read_text())["cells"][1]["outputs"] == []
 
 
+@pytest.mark.slow
 def test_an_unreadable_notebook_and_a_missing_kernel_are_one_line_each(tmp_path):
     broken = tmp_path / "broken.ipynb"
     broken.write_text("{not json")
