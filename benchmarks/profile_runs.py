@@ -7,7 +7,7 @@ For each model (default: all four):
    building (``build_result``), event actions (velocity jumps, onsets, separations, slip stops),
    of which contact-mode selections (the hybrid models), and the rest of the event loop (setting
    up and restarting each phase);
-2. **build_result statements**: the top-level statements of ``flexlib.solver.history.build_result`` (and of
+2. **build_result statements**: the top-level statements of ``flexlib.history.build_result`` (and of
    its sampling loop) timed one by one, by running an instrumented copy made from its source with
    ``ast`` (history.py itself is not changed);
 3. **steps and time per mode**: phases, accepted steps, RHS evaluations and integrator time in

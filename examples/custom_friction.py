@@ -17,7 +17,7 @@ import numba
 
 import flexlib as fl
 from flexlib import models
-from flexlib.solver.layout import P_DIR, P_MU_D, P_MU_S, P_SIGMA2, P_V_S
+from flexlib.layout import P_DIR, P_MU_D, P_MU_S, P_SIGMA2, P_V_S
 
 
 @numba.njit

@@ -15,7 +15,7 @@ function on its own file only, so a change in a module it calls would leave a st
 version (https://github.com/numba/numba/issues/1833): :data:`SOURCE_STAMP` hashes every module
 whose code or constants are compiled (:data:`COMPILED_MODULES`), and each of them ends with
 :func:`flush_module`, which drops its caches when the stamp has changed.  The integrator
-(:mod:`flexlib.solver.integrator`) and the history loops (:mod:`flexlib.solver.history`) compile their own
+(:mod:`flexlib.solver.integrator`) and the history loops (:mod:`flexlib.history`) compile their own
 loops around these functions with numba directly and flush them with the same stamp.
 """
 from __future__ import annotations
@@ -30,9 +30,9 @@ njit = None             # numba.njit when numba is on
 
 # Every module whose code or constants are compiled into the physics
 # (tests/test_import_graph.py checks that each module compiling functions here is listed).
-COMPILED_MODULES = ("solver/kernel", "bodies/beam", "contact/slope", "contact/constraint",
+COMPILED_MODULES = ("bodies/beam", "contact/slope", "contact/constraint",
                     "contact/jump", "solver/linalg", "contact/friction", "contact/penalty",
-                    "solver/layout", "models", "_jit", "multibody/assembly",
+                    "layout", "models", "_jit", "multibody/assembly",
                     "multibody/floating", "multibody/kernel", "multibody/laws")
 
 

@@ -1,7 +1,7 @@
 """Command line: ``python -m flexlib simulate | compare | sweep | modes | figures | notebooks``.
 
 User errors (unknown case or model, a parameter out of range) print one line and exit 2;
-a run that stops with :class:`~flexlib.solver.simulate.SimulationError` prints one line, still writes
+a run that stops with :class:`~flexlib.paper.SimulationError` prints one line, still writes
 the partial JSON (and CSV, .npz) when asked, and exits 3 (``compare`` runs the other models and
 exits 3 if any stopped).  No traceback is shown for either.  On a terminal, a run longer than 2 s
 shows a progress line on stderr (not with ``--quiet``).
@@ -200,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class _Progress:
-    """``progress(t, t_end)`` for :func:`flexlib.solver.simulate.simulate`: a line on ``stream``,
+    """``progress(t, t_end)`` for :func:`flexlib.paper.simulate`: a line on ``stream``,
     ``\\r  t = 1.234 / 2.000 s  ( 62 %)  3.1 s``, rewritten at most every ``every`` s of wall
     time and not before ``after`` s have passed; :meth:`close` clears it."""
 
@@ -295,7 +295,7 @@ def _run_inputs(a):
 
 def _run(case, model, t_end, overrides, sample_times, progress):
     """One run: (result, stop message or None); a stopped run's result is the partial one."""
-    from .solver.simulate import SimulationError, simulate
+    from .paper import SimulationError, simulate
     try:
         return simulate(case, model, t_end, sample_times=sample_times, progress=progress,
                         **overrides), None
@@ -320,7 +320,7 @@ def _per_model(path, model):
 
 
 def _cmd_simulate(a) -> int:
-    from .solver.simulate import canonical_model
+    from .models import canonical_model
     case, overrides, t_end, sample_times = _run_inputs(a)
     if case is None:
         return simulate_command(a, t_end)
@@ -363,7 +363,7 @@ def _write_outputs(a, res, sample_times, model=None):
 
 
 def _cmd_compare(a) -> int:
-    from .solver.simulate import canonical_model
+    from .models import canonical_model
     case, overrides, t_end, sample_times = _run_inputs(a)
     if case is None:
         a.models = "continuous,frictionless,hybrid_coulomb" if a.models is None else a.models

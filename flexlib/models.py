@@ -57,7 +57,7 @@ class FrictionLaw:
     stick_limit: str
     needs_mu_s: bool = False
     # A law from outside the package: its compiled (v_t, z, par) -> (z', mu) with F_t = -mu N
-    # (``par`` slots: flexlib.solver.layout).  The simulator compiles a right-hand side around it.
+    # (``par`` slots: flexlib.layout).  The simulator compiles a right-hand side around it.
     kernel_function: object = None
 
     @property

@@ -1,7 +1,7 @@
 """The result of a run: histories, impacts table, energy audit, JSON summary, .npz and CSV export.
 
 This module only holds and exports the numbers: it does not import the simulator or the
-kernel.  :mod:`flexlib.solver.history` builds a :class:`SimulationResult` from a run.
+kernel.  :mod:`flexlib.history` builds a :class:`SimulationResult` from a run.
 
 A fresh result keeps the run's trajectory (every step's state and 7th-order interpolant), so
 :meth:`SimulationResult.sample` and :meth:`SimulationResult.history` evaluate any history at any
@@ -75,7 +75,7 @@ class SimulationResult:
     samples: dict | None = None        # theta, theta' and tip Y at requested times
     version: str = ""                  # flexlib version that made the run
     selections: list = field(default_factory=list)
-    trajectory: object = field(default=None, repr=False)   # flexlib.solver.history.Trajectory
+    trajectory: object = field(default=None, repr=False)   # flexlib.history.Trajectory
     energy: dict | None = None         # E0, final E, works, audit max (at the step points)
     t_end: float | None = None         # the time the run reached [s]
 

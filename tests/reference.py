@@ -285,7 +285,7 @@ def kernel_point(beam, q, qd=None):
     :func:`flexlib.solver.kernel.phase_eval_samples`).  Not a reference: what the tests check."""
     from flexlib.bodies import beam as beam_module
     from flexlib.solver import kernel
-    from flexlib.solver.layout import DISC_SLOTS
+    from flexlib.layout import DISC_SLOTS
     q = np.asarray(q, float)
     qd = np.zeros_like(q) if qd is None else np.asarray(qd, float)
     y = np.concatenate((q, qd, np.zeros(5)))[None, :]

@@ -30,7 +30,7 @@ CONTINUOUS = ("continuous_coulomb", "continuous_lugre")
 
 def _k(h, t, side):
     """Index of the sample at an impact's start ("left": the first sample at t) or end
-    ("right": the last sample at or before t), as flexlib.solver.history reads energy_before/after."""
+    ("right": the last sample at or before t), as flexlib.history reads energy_before/after."""
     if side == "left":
         return int(np.searchsorted(h["t"], t, "left"))
     return int(np.searchsorted(h["t"], t, "right")) - 1
@@ -380,7 +380,7 @@ def test_whole_run_audit_and_signs(full_runs, model):
 def test_normal_work_splits_into_stored_and_dissipated(full_runs, model):
     r = full_runs[model]
     h = r.h
-    # the identity the histories state (W_N_dissipated is defined from it in flexlib.solver.history)
+    # the identity the histories state (W_N_dissipated is defined from it in flexlib.history)
     assert np.max(np.abs(h["W_N"] + h["E_pen"] + h["W_N_dissipated"])) <= 1e-12 * r.E0
     # ... and what is physics: the hysteresis damping (and the clip, which drops stored energy)
     # only ever takes energy out, so W_N_dissipated never decreases.  Measured smallest step

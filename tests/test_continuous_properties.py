@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, assume, example, given, note, settings
 from hypothesis import strategies as st
 
 from flexlib.contact.penalty import LAWS
-from flexlib.solver.simulate import simulate
+from flexlib.paper import simulate
 from test_properties import rigid_beam_min_gap, rigid_contact_time, rigid_gap
 
 _N = int(os.environ.get("FLEXLIB_HYPOTHESIS_EXAMPLES", "0") or 0) or 10

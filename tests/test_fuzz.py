@@ -51,7 +51,7 @@ from flexlib.cases import get_case
 from flexlib.cases import simulate as case_simulate
 from flexlib.multibody.simulate import SystemSimulationError
 from flexlib.params import RANGES
-from flexlib.solver.simulate import SimulationError
+from flexlib.paper import SimulationError
 
 N_SHORT = 80
 N_LONG = 400

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import flexlib as fl
-from flexlib.solver.simulate import SimulationError
+from flexlib.paper import SimulationError
 
 MODELS = ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
 _cache = {}

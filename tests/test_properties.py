@@ -36,7 +36,7 @@ from scipy.integrate import solve_ivp
 
 from flexlib.solver import integrator
 from flexlib.params import paper_case
-from flexlib.solver.simulate import SimulationError, simulate
+from flexlib.paper import SimulationError, simulate
 
 CONTACT_MODELS = ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
 ROOT = Path(__file__).resolve().parents[1]

@@ -113,7 +113,7 @@ def test_params_make_the_same_run(runs, case):
     p = d["params"]
     if case == "3.2":
         from flexlib.params import Case
-        from flexlib.solver.simulate import simulate
+        from flexlib.paper import simulate
         res = simulate(Case.from_dict(p), p["model"], p["t_end"])
     else:
         from flexlib.cases import rerun

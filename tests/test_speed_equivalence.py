@@ -16,7 +16,8 @@ run at 100x tighter tolerances to the same 1e-5 s / 1e-3, and the scipy value mu
 import pytest
 
 from flexlib.models import CONTINUOUS_MODELS
-from flexlib.solver.simulate import CONTACT_MODELS, SimulationError, simulate
+from flexlib.models import CONTACT_MODELS
+from flexlib.paper import SimulationError, simulate
 
 T_END = 1.0
 N_IMPACTS = 3

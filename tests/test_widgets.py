@@ -10,7 +10,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from flexlib.viz import widgets  # noqa: E402
-from flexlib.solver.simulate import SimulationError  # noqa: E402
+from flexlib.paper import SimulationError  # noqa: E402
 
 FRICTION_FIELDS = ["mu_d", "mu_s", "sigma0", "sigma1", "sigma2", "v_s", "Dv", "e", "alpha", "X1",
                    "n_modes", "t_end"]

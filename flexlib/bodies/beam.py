@@ -46,7 +46,7 @@ import numpy as np
 
 from .. import _jit
 from .._jit import compiled, hot, inlined
-from ..solver.layout import P_G0, P_J_OB, P_L, P_RX0, P_TAU, pack_params
+from ..layout import P_G0, P_J_OB, P_L, P_RX0, P_TAU, pack_params
 from ..solver.linalg import dot_at, mv_at, quad_at, quad_flat
 from .bases import basis_of
 from .modes import ModalIntegrals, axial_of, modal_integrals

@@ -122,7 +122,7 @@ def build(case_name: str, model: str | None = None, **params):
 def simulate(case_name: str, model: str | None = None, t_end: float | None = None, **params):
     """Run case ``case_name`` (see :func:`build`) over [0, t_end] s (default: the case's run time);
     returns a :class:`flexlib.multibody.result.SystemResult`.  The beam parameters apply to every
-    body, the basis among them (``basis="fe", elements=4``; see :func:`flexlib.solver.simulate.simulate`)."""
+    body, the basis among them (``basis="fe", elements=4``; see :func:`flexlib.paper.simulate`)."""
     from ..multibody.simulate import SystemSimulationError, SystemSimulator
     from ..params import check_run
     case = get_case(case_name)

@@ -97,7 +97,7 @@ def canonical_for(case_name, model) -> str:
     """The model's name as case ``case_name`` knows it (hyphens accepted), or a ValueError."""
     if is_system_case(case_name):
         return canonical(model)
-    from ..solver.simulate import canonical_model
+    from ..models import canonical_model
     return canonical_model(model)
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import _jit
 from .._jit import hot
-from ..solver.layout import O_COND, O_MARGIN, O_MU
+from ..layout import O_COND, O_MARGIN, O_MU
 from ..solver.linalg import solve_into
 
 __all__ = ["normal_constraint", "normal_solve", "stick_solve", "slip_solve"]

@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..solver.layout import FREE, SLIP, STICK, DiscreteState
+from ..layout import FREE, SLIP, STICK, DiscreteState
 
 __all__ = ["Candidate", "Selection", "select_mode", "free_candidate", "PRIORITY"]
 

@@ -33,7 +33,7 @@ from .. import _jit
 from .._jit import compiled, hot, inlined
 from ..bodies.beam import damping_power, potential_energies
 from ..contact.friction import lugre_rates, modified_coulomb
-from ..solver.layout import P_G0, P_TAU
+from ..layout import P_G0, P_TAU
 from ..solver.linalg import solve_into, solve_rank_into
 from ..contact.penalty import normal_force
 from .assembly import B_MASS, J_ITH, J_NF, contact_rows_into, mass_forces_into
@@ -57,9 +57,10 @@ O_T, O_VE, O_VG, O_PD, O_RANK = range(5)
 # Redundant constraints (e.g. three collinear points of a rigid rod): the multipliers of the
 # pivots below RANK_TOL times the largest are set to 0 (a basic solution; O_RANK: the rank).
 RANK_TOL = 1e-10
-OC_NAMES = ("gap", "v_n", "v_t", "s", "N", "F_t", "a_n", "a_t", "ratio", "zdot", "margin")
+# N_raw: a penalty law's force before the clip at 0 (0 at a constraint point)
+OC_NAMES = ("gap", "v_n", "v_t", "s", "N", "F_t", "a_n", "a_t", "ratio", "zdot", "margin", "N_raw")
 (OC_GAP, OC_VN, OC_VT, OC_S, OC_N, OC_FT, OC_AN, OC_AT, OC_RATIO, OC_ZDOT,
- OC_MARGIN) = range(len(OC_NAMES))
+ OC_MARGIN, OC_NRAW) = range(len(OC_NAMES))
 NOC = len(OC_NAMES)
 O_C0 = 5
 # gap: a free point reaches its obstacle (or a penalty point starts/stops penetrating); normal
@@ -134,6 +135,7 @@ def _penalty_into(c, md, gap, v_n, v_t, z, cf, par, S, WN, WT, Xw, out, nq):
     out[o + OC_N] = N
     out[o + OC_FT] = F
     out[o + OC_ZDOT] = zd
+    out[o + OC_NRAW] = raw
     for i in range(nq):
         Xw[i, 0] += WN[c, i] * N + WT[c, i] * F
 
@@ -312,6 +314,7 @@ def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T
         out[o + OC_RATIO] = 0.0
         out[o + OC_ZDOT] = 0.0
         out[o + OC_MARGIN] = 1.0
+        out[o + OC_NRAW] = 0.0
         if S.cint[c, 2] == PENALTY:
             _penalty_into(c, md, gap, v_n, v_t, z, S.cflt[c], par, S, WN, WT, Xw, out, nq)
         elif md != FREE:

@@ -76,4 +76,5 @@ def laws_for(model: str, *, e: float = 0.0, contact_law: str = "hertz", contact_
                        C=float(contact_damping) if contact_law == "kelvin_voigt" else 0.0,
                        v_zeno=float(v_zeno), mu_d=mu_d, mu_s=mu_s, Dv=coulomb.Dv, v0=coulomb.v0,
                        v1=coulomb.v1, sigma0=lugre.sigma0, sigma1=lugre.sigma1,
-                       sigma2=lugre.sigma2, v_s=lugre.v_s)
+                       sigma2=lugre.sigma2, v_s=lugre.v_s,
+                       stick_limit=coulomb.stick_limit)

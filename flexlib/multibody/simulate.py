@@ -82,6 +82,11 @@ class RunLog:
     n_ambiguous: int = 0
     n_redundant: int = 0        # selections that kept redundant constraints (a basic solution)
     warnings: list = field(default_factory=list)
+    # per point: every stick trial (t, point, N, F_t, ratio |F_t|/N, mu_lim) and every mode
+    # selection among FREE, STICK and SLIP (t, point, consistent modes, the choice, whether a
+    # Coulomb slip goes against the stick trial's force, that force)
+    stick_tests: list = field(default_factory=list)
+    selections: list = field(default_factory=list)
 
 
 def _rows(combo):
@@ -240,8 +245,10 @@ class SystemSimulator:
                               np.zeros(4), eoff, int(s.max_steps_phase), True)
         return integrator.PhaseSolution(res)
 
-    def run(self):
-        """Integrate over [0, t_end]; returns a :class:`~flexlib.multibody.result.SystemResult`."""
+    def run(self, progress=None):
+        """Integrate over [0, t_end]; returns a :class:`~flexlib.multibody.result.SystemResult`.
+        ``progress``, if given, is called as ``progress(t, t_end)`` [s] before every phase (it
+        must be cheap)."""
         from .result import SystemResult
         wall0 = time.perf_counter()
         log = RunLog()
@@ -259,6 +266,8 @@ class SystemSimulator:
         t_first = 0.0
         stalled = 0
         while t < self.t_end:
+            if progress is not None:
+                progress(t, self.t_end)
             sol = self._phase(t, y, disc)
             log.phases.append(Phase(sol, disc.copy(), len(log.jumps)))
             t0, t, y = t, float(sol.t[-1]), sol.y[:, -1].copy()
@@ -353,8 +362,12 @@ class SystemSimulator:
                 if int(disc[4 * c]) == FREE:
                     disc[4 * c] = CONTACT
                     disc[4 * c + K.D_VIN] = max(-v["v_n"], law.v_zeno)
+                    y = y.copy()
+                    y[2 * self.nq + c] = 0.0      # a contact begins with the bristles at rest
                 else:
                     disc[4 * c] = FREE
+                    y = y.copy()
+                    y[2 * self.nq + c] = 0.0      # no bristle state in flight
             else:
                 fired.setdefault(c, set()).add(kind)
         if not fired:
@@ -510,10 +523,11 @@ class SystemSimulator:
         _, out0 = self.evaluate(t, y, disc)
         vals = {c: self.contact_values(out0, c) for c in pts}
         lists = []
+        d_sticks = {}
         for c in pts:
             lst = list(cands[c])
             if self.laws[c].uses_direction and sum(m == SLIP for m, _, r in lst) == 2:
-                d_stick = self._stick_direction(c, t, y, disc, pts, cands, vals)
+                d_stick = d_sticks[c] = self._stick_direction(c, t, y, disc, pts, cands, vals)
                 lst.sort(key=lambda x: x[0] == SLIP and x[1] != d_stick)
             lists.append(lst)
         painleve = {}
@@ -542,6 +556,10 @@ class SystemSimulator:
                     ok.append(v["a_n"] >= target)
                 elif mode == STICK:
                     ok.append(N_ok and abs(v["F_t"]) <= law.mu_lim * v["N"])
+                    log.stick_tests.append(dict(
+                        t=t, point=self.names[c], N=v["N"], F_t=v["F_t"], mu_lim=law.mu_lim,
+                        ratio=abs(v["F_t"]) / v["N"] if v["N"] > 0.0 else math.nan,
+                        cond=math.nan))
                 else:
                     margin_ok = v["margin"] > K.PAINLEVE_MIN
                     if not margin_ok and role == "onset":
@@ -572,6 +590,7 @@ class SystemSimulator:
                 raise painleve_stop(c)
         log.n_selections += 1
         log.n_ambiguous += int(sel.ambiguous)
+        self._log_selections(t, pts, lists, sel, d_sticks, log)
         if _rows(combo) > o[K.O_RANK]:
             log.n_redundant += 1
         for c, (mode, sgn, role) in zip(pts, combo):
@@ -587,6 +606,22 @@ class SystemSimulator:
             log.events.append((t, self.names[c], "selection", K.MODE_NAMES[mode]))
         return d
 
+    def _log_selections(self, t, pts, lists, sel, d_sticks, log):
+        """Record the mode selection of every point of ``pts`` whose candidates were FREE, STICK
+        and SLIP (a contact's onset at rest, a slip stop): the modes consistent in some chosen
+        combination, the choice and, for a Coulomb slip, whether it goes the way the stick
+        trial's force says (-sgn F_t)."""
+        for i, c in enumerate(pts):
+            if not any(mode == STICK for mode, _, _ in lists[i]):
+                continue
+            names = [_mode_name(m, s, self.laws[c]) for m, s, _ in
+                     dict.fromkeys(combo[i] for combo in sel.consistent_combos)]
+            mode, sgn, _ = sel.combo[i]
+            agree = (sgn == d_sticks[c]) if (mode == SLIP and c in d_sticks) else None
+            log.selections.append(dict(t=t, point=self.names[c], n_consistent=len(names),
+                                       consistent=names, chosen=_mode_name(mode, sgn, self.laws[c]),
+                                       slip_dir_agrees=agree, F_stick=None))
+
     def _stick_direction(self, c, t, y, disc, pts, cands, vals):
         """-sgn(F_t) of point ``c``'s stick trial (the others at their first candidate): the slip
         direction the selection prefers among consistent ones."""
@@ -598,6 +633,13 @@ class SystemSimulator:
                 d[4 * p + K.D_SSTAR] = vals[p]["s"]
         F = self.contact_values(self.evaluate(t, y, d)[1], c)["F_t"]
         return -math.copysign(1.0, F) if F else 1.0
+
+
+def _mode_name(mode, sgn, law) -> str:
+    """FREE, CONTACT, STICK, SLIP (SLIP+ / SLIP- for a law whose slip direction is a state)."""
+    if mode == SLIP and law.uses_direction:
+        return "SLIP+" if sgn > 0 else "SLIP-"
+    return K.MODE_NAMES[mode]
 
 
 class _PainleveAtOnset(Exception):

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..bodies.beam import BeamModel, KernelArrays
-from ..solver.layout import NPAR
+from ..layout import NPAR
 from ..params import BeamParams
 from .assembly import FREE_JOINT, GROUND_HINGE, PARENT_HINGE
 from .kernel import (C_C, C_D, C_DV, C_E, C_K, C_LIM, C_MU_D, C_MU_S, C_N, C_SIGMA0, C_SIGMA1,
@@ -138,12 +138,16 @@ class ContactLaws:
     sigma2: float = 0.0
     v_s: float = 1e-3
     friction_params: tuple = ()
+    stick_limit: str = "default"     # the built-in laws' stick ratio: mu_d, mu_s, or by the law
 
     def __post_init__(self):
         if self.method not in ("constraint", "penalty"):
             raise ValueError(f"parameter 'method' = {self.method!r} is invalid: valid range is one "
                              f"of 'constraint', 'penalty'")
         law = self.custom
+        if self.stick_limit not in ("default", "mu_d", "mu_s"):
+            raise ValueError(f"parameter 'stick_limit' = {self.stick_limit!r} is invalid: valid "
+                             f"range is one of 'default', 'mu_d', 'mu_s'")
         if law is None:
             if self.friction not in FRICTION_CODES:
                 raise ValueError(f"parameter 'friction' = {self.friction!r} is invalid: valid range "
@@ -184,7 +188,10 @@ class ContactLaws:
         law = self.custom
         if law is not None:
             return self.friction_params[law.names.index(law.stick_limit)] if law.can_stick else 0.0
-        return self.mu_s if self.friction == "lugre" else self.mu_d
+        limit = self.stick_limit
+        if limit == "default":          # Coulomb sticks up to mu_d, LuGre up to mu_s
+            limit = "mu_s" if self.friction == "lugre" else "mu_d"
+        return self.mu_s if limit == "mu_s" else self.mu_d
 
     def row(self) -> np.ndarray:
         """The contact's float row of :class:`SystemArrays` (``cflt``)."""
@@ -215,7 +222,7 @@ class ContactPoint:
 class SystemArrays(NamedTuple):
     """The system in the layout of the compiled code (:mod:`flexlib.multibody.assembly`)."""
     bodies: tuple        # one flexlib.bodies.beam.KernelArrays per body (padded to NB_MAX)
-    bpar: np.ndarray     # (nb, NPAR) each body's beam parameters (flexlib.solver.layout slots)
+    bpar: np.ndarray     # (nb, NPAR) each body's beam parameters (flexlib.layout slots)
     bint: np.ndarray     # (nb, 7) joint kind, parent, index of R_x, of theta, nf, joint point
     bflt: np.ndarray     # (nb, 3) ground hinge point [m], mass [kg]
     pint: np.ndarray     # (npt,) body of each material point

@@ -1,8 +1,10 @@
-"""A compiled Dormand-Prince 8(5,3) integrator for one phase of the hybrid simulator.
+"""A compiled Dormand-Prince 8(5,3) integrator for one phase of an event-driven simulation.
 
 The same method as :class:`scipy.integrate.DOP853` (Hairer, Norsett & Wanner, Sec. II.4 and the
-Fortran DOP853), written as one ``numba.njit(cache=True)`` loop around
-:func:`flexlib.solver.kernel.phase_eval_into`, so that a step costs the right-hand side evaluations and
+Fortran DOP853), written as one ``numba.njit(cache=True)`` loop around a right-hand side that it
+is given (:func:`specialize`: a module with ``phase_eval_into``, ``event_values_into``,
+``work_arrays``, ``NOUT`` and ``NEV``, such as :mod:`flexlib.multibody.kernel`; the integrator
+knows no body, contact or case), so that a step costs the right-hand side evaluations and
 little else (scipy's Python overhead is ~150 us per step).  The step loop allocates nothing: its
 buffers are made once per phase, and the stages of one step attempt (:func:`_rk_stages`: 11
 stages and the new state) are one call compiled without reference counting, to which the kernel
@@ -13,7 +15,7 @@ arrays are handed once per step rather than once per stage.  It reproduces scipy
   ``10 * ulp(t)``;
 * the same 7th-order dense output (3 extra stages per step, as ``dense_output=True``);
 * the same event logic as ``solve_ivp`` with terminal events: after each accepted step the event
-  functions (:func:`flexlib.solver.kernel.event_values_into` of the ``out`` vector of the kernel) are
+  functions (``event_values_into`` of the ``out`` vector of the right-hand side) are
   compared with their values at the previous step (``find_active_events``: g <= 0 <= g_new for
   direction +1, g >= 0 >= g_new for -1, either for 0), every active event is located by Brent's
   method (scipy's ``brentq``, xtol = rtol = 4 eps) on the dense interpolant, and the phase stops
@@ -25,12 +27,12 @@ the error estimate is a small difference of large stage sums, so round-off in it
 order (scipy sums with BLAS) moves step sizes by ~1e-6 relative and the step sequences drift
 apart slowly (same step counts; event times typically agree to 1e-12..1e-15 s).
 
-Entry points: :func:`integrate_phase` (compiled), :func:`dense_eval` (compiled) and
-:func:`solve_phase`, which wraps both in a :class:`PhaseSolution` shaped like the ``OdeResult``
-of ``solve_ivp(..., dense_output=True)`` (``t``, ``y``, ``sol``, ``status``, ``message``).
+Entry points: :func:`specialize` (the compiled ``integrate_phase`` of a right-hand side),
+:func:`dense_eval` (compiled) and :class:`PhaseSolution`, which wraps a phase's result like the
+``OdeResult`` of ``solve_ivp(..., dense_output=True)`` (``t``, ``y``, ``sol``, ``status``,
+``message``).
 
-Without numba (``FLEXLIB_NO_NUMBA=1``) the same code runs as plain Python: correct, but far
-slower than scipy, so the simulator should then keep ``solve_ivp``.
+Without numba (``FLEXLIB_NO_NUMBA=1``) the same code runs as plain Python: correct, but slow.
 """
 from __future__ import annotations
 
@@ -40,11 +42,9 @@ import types
 import numpy as np
 
 from .. import _jit
-from . import kernel
-from ..bodies.beam import KernelArrays
 
-__all__ = ["integrate_phase", "dense_eval", "dense_point", "solve_phase", "PhaseSolution", "MESSAGES",
-           "EVENT_TIE", "COMPILED"]
+__all__ = ["specialize", "dense_eval", "dense_point", "PhaseSolution", "MESSAGES", "EVENT_TIE",
+           "COMPILED"]
 
 EVENT_TIE = 1e-15           # s: events whose roots are this close to the earliest fire together
 SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
@@ -71,7 +71,7 @@ MESSAGES = {
 # accepted steps cover less than COLLAPSE_WINDOW * COLLAPSE_STEP of time fails with
 # STEP_COLLAPSE.  Legitimate phases of this model take steps of 1e-7..1e-3 s (the kHz axial
 # modes included; LuGre with sigma0 = 1e6 1/m and mu_d = 1e-3 at 1 m/s needs ~3e-9 s), above
-# COLLAPSE_STEP.  The step budget of a phase (``max_steps`` of :func:`solve_phase`, 2e6 steps,
+# COLLAPSE_STEP.  The step budget of a phase (``max_steps`` of :func:`integrate_phase`, 2e6 steps,
 # at most ~3 GB of dense output at N = 8) bounds what the guard cannot see.
 COLLAPSE_WINDOW = 20_000
 COLLAPSE_STEP = 1e-9        # s
@@ -514,12 +514,12 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
                     active, direction, epar, eoff, max_steps, dense):
     """Integrate dy/dt = phase_eval(t, y, mode, model, mult, par, arrs)[0] from t0 to t_end.
 
-    ``arrs`` is the modal data, a :class:`flexlib.bodies.beam.KernelArrays`; ``atol`` an array (ny,);
-    ``first_step <= 0`` selects the initial step like scipy; ``active`` (bool, NEV) and
-    ``direction`` (float, NEV) choose the terminal events among ``kernel.EVENT_NAMES``; ``epar``
-    is the event parameter vector of :func:`flexlib.solver.kernel.event_values` and ``eoff`` (NEV)
-    offsets subtracted from its values (event i watches ``event_values(out, epar)[i] = eoff[i]``,
-    e.g. CONTACT-ON at gap = floor < 0); ``max_steps`` bounds the accepted steps; ``dense=True``
+    ``arrs`` is the right-hand side's data (for :mod:`flexlib.multibody.kernel`: the system's
+    arrays); ``atol`` an array (ny,); ``first_step <= 0`` selects the initial step like scipy;
+    ``active`` (bool, NEV) and ``direction`` (float, NEV) choose the terminal events among the
+    right-hand side's event functions; ``epar`` is their parameter vector and ``eoff`` (NEV)
+    offsets subtracted from their values (event i watches ``event_values(out, epar)[i] = eoff[i]``,
+    e.g. a contact at gap = floor < 0); ``max_steps`` bounds the accepted steps; ``dense=True``
     computes scipy's 7th-order interpolant on every step (3 extra RHS evaluations),
     ``dense=False`` only on the step that locates an event (the others keep the cubic Hermite
     interpolant of y, f at both ends: F[3:] = 0).
@@ -652,33 +652,27 @@ def dense_eval(ts, hs, ys, Fs, tq):
     return res
 
 
-_phase_eval_into = kernel.phase_eval_into
-_event_values_into = kernel.event_values_into
-_work_arrays = kernel.work_arrays
-_NOUT = kernel.NOUT
-_NEV = kernel.NEV
-COMPILED = bool(kernel.COMPILED)
+# the right-hand side: set in the copy of these functions that specialize() compiles around one
+_phase_eval_into = _event_values_into = _work_arrays = None
+_NOUT = _NEV = 0
+COMPILED = bool(_jit.COMPILED)
 _INLINED = ("_rhs", "_event_at", "_brentq", "_phase_buffers", "_initial_step",
             "_attempt_step", "_confirm_interior", "_locate_events")
-# allocation-free, so compiled without reference counting (see kernel.NO_REFCOUNT)
+# allocation-free, so compiled without reference counting (see _jit.NO_REFCOUNT)
 _HOT = ("_put", "_stage", "_rms2", "dense_point", "_stage_events", "_flips", "_stage_flip",
         "_interior_candidate", "_stage_flip_after", "_rk_stages", "_error_norm", "_active_events",
         "_dense_coefficients")
-_JITTED = _HOT + ("_grow", "integrate_phase", "dense_eval")
+# the functions that call no right-hand side, compiled here once
+_KERNEL_FREE = tuple(n for n in _HOT if n not in ("_stage_events", "_active_events", "_rk_stages"))
+_JITTED = _KERNEL_FREE + ("_grow", "dense_eval")
 if COMPILED:
     import numba as _nb
     # the functions that evaluate the RHS are inlined into integrate_phase at the numba IR
     # level: every separately compiled function that calls phase_eval re-optimizes its code
     # (~2 s of LLVM each on a cold cache)
-    for _name in _INLINED:
-        globals()[_name] = _nb.njit(inline="always")(globals()[_name])
     for _name in _JITTED:
-        globals()[_name] = _nb.njit(cache=True, **(kernel.NO_REFCOUNT if _name in _HOT else {}))(
+        globals()[_name] = _nb.njit(cache=True, **(_jit.NO_REFCOUNT if _name in _HOT else {}))(
             globals()[_name])
-
-    # numba does not invalidate a cached function when the kernel it compiles in changes
-    _jit.flush_stale_cache([globals()[n] for n in _JITTED], "integrator.kernel-sha256",
-                             _jit.SOURCE_STAMP)
 
 
 # ---------------------------------------------------------------- Python side
@@ -687,10 +681,10 @@ class PhaseSolution:
 
     ``t`` (n+1,), ``y`` (ny, n+1), ``sol`` (= the object itself; ``sol(t)`` gives (ny,) for a
     scalar and (ny, m) for an array, like scipy's ``OdeSolution``), ``status`` (0 t_end,
-    1 event, -1 failure), ``message``, ``success``; event data in kernel numbering
-    (:data:`flexlib.solver.kernel.EVENT_NAMES`): ``event_mask`` (bits), ``events`` (indices, ascending),
-    ``t_event``, ``y_event``, and ``t_events``/``y_events`` (one list per event, like scipy's); counters
-    ``nfev`` (= ``n_rhs``: RHS evaluations of the steps), ``n_event_evals``, ``n_rejected``.
+    1 event, -1 failure), ``message``, ``success``; event data in the right-hand side's numbering
+    of its event functions: ``event_mask`` (bits), ``events`` (indices, ascending), ``t_event``,
+    ``y_event``; counters ``nfev`` (= ``n_rhs``: RHS evaluations of the steps),
+    ``n_event_evals``, ``n_rejected``.
     """
 
     def __init__(self, res):
@@ -720,23 +714,8 @@ class PhaseSolution:
 
     @property
     def events(self):
-        """Indices (kernel numbering) of the events located at ``t_event``, ascending."""
-        return [i for i in range(kernel.NEV) if (self.event_mask >> i) & 1]
-
-    @property
-    def event_names(self):
-        return [kernel.EVENT_NAMES[i] for i in self.events]
-
-    @property
-    def t_events(self):
-        """Like scipy's: one array per kernel event, holding t_event for the events located."""
-        return [np.array([self.t_event]) if i in self.events else np.empty(0)
-                for i in range(kernel.NEV)]
-
-    @property
-    def y_events(self):
-        return [self.y_event[None, :].copy() if i in self.events else np.empty((0, self.y.shape[0]))
-                for i in range(kernel.NEV)]
+        """Indices of the events located at ``t_event``, ascending."""
+        return [i for i in range(self.event_mask.bit_length()) if (self.event_mask >> i) & 1]
 
     def __call__(self, t):
         t = np.asarray(t, dtype=float)
@@ -746,92 +725,26 @@ class PhaseSolution:
 
     def __repr__(self):
         return (f"PhaseSolution(status={self.status}, t=[{self.t[0]:.9g}, {self.t[-1]:.9g}], "
-                f"steps={self.n_steps}, events={self.event_names}, nfev={self.nfev})")
-
-
-_EPS = np.finfo(float).eps
-_ARRS_SEEN = [None, None]       # the last kernel-array tuple and its checked version
-
-
-def _vec(a):
-    """``a`` as a writable C-contiguous 1-D float64 array, without copying when it is one
-    already (numba compiles and caches one version per array type, read-only flag included;
-    integrate_phase never writes into its inputs)."""
-    if (type(a) is np.ndarray and a.dtype == np.float64 and a.ndim == 1 and a.flags.c_contiguous
-            and a.flags.writeable):
-        return a
-    return np.array(a, dtype=float).ravel()
-
-
-def _kernel_arrays(arrs):
-    """The modal data as a :class:`flexlib.bodies.beam.KernelArrays` of writable C-contiguous float64
-    arrays (checked once per object)."""
-    if arrs is _ARRS_SEEN[0]:
-        return _ARRS_SEEN[1]
-    ok = KernelArrays._make(np.require(a, float, ("C", "W")) for a in arrs)
-    _ARRS_SEEN[0], _ARRS_SEEN[1] = arrs, ok
-    return ok
-
-
-def solve_phase(t0, y0, t_end, mode, model, mult, par, arrs, *, rtol, atol, max_step=np.inf,
-                first_step=None, events=(), directions=None, epar=None, offsets=None,
-                max_steps=2_000_000, dense=True, integrate=None):
-    """Integrate one phase with :func:`integrate_phase`; returns a :class:`PhaseSolution`.
-
-    ``events``: indices into (or names of) :data:`flexlib.solver.kernel.EVENT_NAMES`, the terminal
-    events to watch; ``directions``: one direction per event (default ``kernel.EVENT_DIRECTIONS``); ``epar``:
-    ``[mu_lim, Dv, painleve_min, slip_dir]`` of :func:`flexlib.solver.kernel.event_values`;
-    ``offsets``: one value per event, subtracted from the event functions (default 0; e.g.
-    ``offsets[0] = floor`` watches gap = floor, like ``Simulator.events_for(..., floor)``).
-    ``atol`` may be a scalar or an array (ny,); ``rtol`` below 100 eps is raised like scipy's.
-    ``dense=False`` skips the 3 extra stages of the 7th-order interpolant except on event steps.
-    ``integrate``: an :func:`integrate_phase` built by :func:`specialize` (another friction law).
-    """
-    y0 = _vec(y0)
-    ny = y0.shape[0]
-    atol = _vec(atol) if np.ndim(atol) else np.full(ny, float(atol))
-    if atol.shape != (ny,):
-        raise ValueError(f"atol has shape {atol.shape}, expected ({ny},)")
-    rtol = max(float(rtol), 100.0 * _EPS)
-    active = np.zeros(kernel.NEV, dtype=np.bool_)
-    for e in events:
-        active[kernel.EVENT_NAMES.index(e) if isinstance(e, str) else int(e)] = True
-    direction = _vec(kernel.EVENT_DIRECTIONS if directions is None else directions)
-    epar = np.zeros(4) if epar is None else _vec(epar)
-    eoff = np.zeros(kernel.NEV) if offsets is None else _vec(offsets)
-    arrs = _kernel_arrays(arrs)
-    run = integrate_phase if integrate is None else integrate
-    res = run(float(t0), y0, float(t_end), int(mode), int(model), int(mult),
-                          _vec(par), arrs, rtol, atol,
-                          float(max_step), 0.0 if first_step is None else float(first_step),
-                          active, direction, epar, eoff, int(max_steps), bool(dense))
-    return PhaseSolution(res)
+                f"steps={self.n_steps}, events={self.events}, nfev={self.nfev})")
 
 
 _SPECIALIZED = {}
 
 
 def specialize(kern):
-    """:func:`integrate_phase` compiled around ``kern.phase_eval_into`` (a right-hand side made
-    by :func:`flexlib.solver.kernel.specialize`), built once per right-hand side.  A ``kern`` that also
-    has ``work_arrays``, ``event_values_into``, ``NOUT`` and ``NEV`` (another system's right-hand
-    side, :mod:`flexlib.multibody.kernel`) brings its own outputs and event functions."""
+    """:func:`integrate_phase` compiled around the right-hand side ``kern`` (a module with
+    ``phase_eval_into``, ``work_arrays``, ``event_values_into``, ``NOUT`` and ``NEV``, such as
+    :mod:`flexlib.multibody.kernel`), built once per right-hand side and cached on disk."""
     key = id(kern)
     if key in _SPECIALIZED:
         return _SPECIALIZED[key][1]
     g = dict(globals())
-    g["_phase_eval_into"] = kern.phase_eval_into
-    names = ("_rhs", "_event_at", "_brentq", "_rk_stages", "_phase_buffers", "_initial_step",
-             "_attempt_step", "_confirm_interior", "_locate_events", "integrate_phase")
-    if hasattr(kern, "event_values_into"):
-        # another system: its own work arrays, outputs and event functions
-        g.update(_work_arrays=kern.work_arrays, _event_values_into=kern.event_values_into,
-                 _NOUT=kern.NOUT, _NEV=kern.NEV)
-        names = ("_stage_events", "_active_events") + names
-    # Cached on disk only for another system: its argument types differ from the single-body
-    # functions', so that its compiled versions are stored beside theirs; the event helpers keep
-    # the single-body signature (and another NEV) and are compiled anew.
-    own = hasattr(kern, "event_values_into")
+    g.update(_phase_eval_into=kern.phase_eval_into, _work_arrays=kern.work_arrays,
+             _event_values_into=kern.event_values_into, _NOUT=kern.NOUT, _NEV=kern.NEV)
+    names = ("_stage_events", "_active_events", "_rhs", "_event_at", "_brentq", "_rk_stages",
+             "_phase_buffers", "_initial_step", "_attempt_step", "_confirm_interior",
+             "_locate_events", "integrate_phase")
+    compiled = []
     for name in names:
         f = globals()[name]
         py = getattr(f, "py_func", f)
@@ -840,8 +753,11 @@ def specialize(kern):
             if name in _INLINED:
                 new = _nb.njit(inline="always")(new)
             else:
-                cache = own and name not in ("_stage_events", "_active_events")
-                new = _nb.njit(cache=cache, **(kernel.NO_REFCOUNT if name in _HOT else {}))(new)
+                new = _nb.njit(cache=True, **(_jit.NO_REFCOUNT if name in _HOT else {}))(new)
+                compiled.append(new)
         g[name] = new
+    if compiled:
+        # numba does not invalidate a cached function when the code it compiles in changes
+        _jit.flush_stale_cache(compiled, "integrator.kernel-sha256", _jit.SOURCE_STAMP)
     _SPECIALIZED[key] = (kern, g["integrate_phase"])
     return g["integrate_phase"]

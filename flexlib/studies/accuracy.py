@@ -44,7 +44,7 @@ import numpy as np
 from ..bodies.bases import basis_of
 from ..params import paper_case
 from ..multibody.simulate import SystemSimulationError
-from ..solver.simulate import SimulationError, simulate
+from ..paper import SimulationError, simulate
 from ..text import percent
 
 __all__ = ["Study", "PAPER", "DOUBLE_PENDULUM", "STUDIES", "CASE", "MODELS", "T_END",

@@ -8,7 +8,7 @@ models for several Na and condenses the runs into a JSON-able dict (``axial_stud
 ``python -m flexlib figures`` caches in ``figures/data/axial_study.json`` and notebook 07 reads.
 
 Helpers shared with the tests: :func:`run_axial` (a run, or the partial result of a run that
-stopped with :class:`~flexlib.solver.simulate.SimulationError`), :func:`stick_rows` (number and total
+stopped with :class:`~flexlib.paper.SimulationError`), :func:`stick_rows` (number and total
 duration of stick and slip intervals per impact) and :func:`run_checks` (energy audit, N >= 0,
 gap, Coulomb bound).
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__, models
-from ..solver.simulate import SimulationError, simulate
+from ..paper import SimulationError, simulate
 from ..text import num, plural
 from ..viz import theme
 
@@ -66,7 +66,7 @@ def run_checks(res) -> dict:
     """The consistency numbers of a run: max |audit| / E(0), min N / max N in contact (>= 0 up to
     round-off at separations), max |gap| in contact [m] and, for hybrid Coulomb, the largest
     |F_t| - mu_d N in contact (``coulomb_excess``) and in slip only (``coulomb_excess_slip``) [N]."""
-    from ..solver.simulate import SLIP
+    from ..layout import SLIP
     h = res.h
     c = h["mode"] > 0
     E0 = abs(res.E0)

@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import __version__, models
 from ..params import Case, paper_case
-from ..solver.simulate import SimulationError, simulate
+from ..paper import SimulationError, simulate
 
 __all__ = ["CONSTRAINT_MODELS", "CONTINUOUS_MODELS", "COUNTERPART", "PENALTY_DEFAULTS",
            "run_model", "impact_summary", "compare_methods", "side_by_side", "stiffness_study",

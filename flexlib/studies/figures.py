@@ -39,7 +39,7 @@ from .. import __version__
 from ..models import CONTACT_MODELS, FRICTION_MODELS
 from .claims import MEASUREMENT_NOTE, ROBUSTNESS_VARIANTS, add_robustness, claims_markdown, evaluate_claims
 from ..params import paper_case
-from ..solver.simulate import SimulationError, simulate
+from ..paper import SimulationError, simulate
 
 __all__ = ["run_models", "make_all", "mode_study", "tolerance_study", "printed_study", "impact_rows",
            "load_study", "axial_figures", "continuous_figures", "multibody_figures",

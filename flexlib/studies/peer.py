@@ -30,7 +30,7 @@ def run_flexlib(k: float, mu_d: float, *, basis: str = "modal", n: int = 8,
     duration [s], peak normal force [N], normal impulse [N s]), theta [rad] at
     :data:`THETA_TIMES` and the wall time [s].  ``basis`` ``"modal"`` with ``n`` modes or
     ``"fe"`` with ``n`` elements."""
-    from ..solver.simulate import simulate
+    from ..paper import simulate
     size = dict(n_modes=n) if basis == "modal" else dict(basis=basis, elements=n)
     t0 = time.perf_counter()
     r = simulate("3.2", "continuous_coulomb", t_end, sample_times=list(THETA_TIMES),

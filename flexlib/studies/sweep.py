@@ -23,7 +23,7 @@ elsewhere (``dask worker``) have the environment they were started with: the swe
 they run without the pins.
 
 A point that fails never stops the sweep: ``status`` says why (``"stopped: <cause>"`` for a run
-that raised :class:`~flexlib.solver.simulate.SimulationError`, ``"invalid: <message>"`` for a parameter
+that raised :class:`~flexlib.paper.SimulationError`, ``"invalid: <message>"`` for a parameter
 combination that is refused, such as mu_s < mu_d), and its metrics are NaN except those that the
 partial result still gives: the impacts completed before the stop, the audit residual, the time
 reached and the wall time.  Ctrl-C (or a notebook's interrupt) stops the sweep and returns the
@@ -52,7 +52,8 @@ import numpy as np
 from .. import __version__, _numerics
 from ..models import CONTACT_MODELS
 from ..params import DESCRIPTIONS, RANGES, Case, check_value, paper_case, parse_value
-from ..solver.simulate import SimulationError, canonical_model, simulate
+from ..paper import SimulationError, simulate
+from ..models import canonical_model
 from ..cases import SystemCase, get_case
 from ..cases.command import is_system_case
 

@@ -223,7 +223,7 @@ def roundoff_spread(result, measure=lambda r: len(r.impacts), rel=ROUNDOFF) -> l
     θ0 is changed by ``rel`` (relative; round-off level), first value ``result``'s own.  A number
     that changes between them depends on the last bits of the computation, as it does between
     two CPUs, and is not a finding; the late impacts of a bouncing sequence are such numbers."""
-    from ..solver.simulate import simulate
+    from ..paper import simulate
     case, t_end = result.case, result.t_end
     out = [measure(result)]
     for d in rel:

@@ -25,7 +25,7 @@ Behaviour (tested in ``tests/test_widgets.py``):
   status line says what was moved.  Inside ``with p.hold_trait_notifications():`` the rule is
   applied once, when the block ends, to the friction slider moved last in it;
 * an invalid combination (``v0 >= v1`` raises ValueError in :mod:`flexlib.params`) or a run
-  that stops (:class:`~flexlib.solver.simulate.SimulationError`) is shown as one line in
+  that stops (:class:`~flexlib.paper.SimulationError`) is shown as one line in
   :attr:`Panel.status`; the last good plot stays, and nothing is raised;
 * a readout that looks wrong at first sight (a LuGre friction force above μ_s N, a penalty
   force far above the constraint method's) gets a line under the table that says why;
@@ -52,7 +52,8 @@ from .. import models
 from ..contact import penalty
 from ..bodies.bases import BASES
 from ..params import Case, paper_case
-from ..solver.simulate import SimulationError, canonical_model, simulate
+from ..paper import SimulationError, simulate
+from ..models import canonical_model
 from ..text import fixed, noun, num, plural
 from . import theme
 

@@ -1,4 +1,4 @@
-"""From a finished run to its :class:`~flexlib.result.SimulationResult`: the simulator's side.
+"""From a finished run of a paper case to its :class:`~flexlib.result.SimulationResult`.
 
 A run is kept as its **trajectory** (:class:`Trajectory`): every phase's step times, states and
 7th-order interpolants (DOP853's dense output, computed on every step), with the phase data
@@ -31,13 +31,13 @@ import time
 
 import numpy as np
 
-from .. import __version__, _jit
-from . import integrator, kernel
-from ..contact import penalty
-from ..bodies.beam import material_points_into
+from . import __version__, _jit
+from .solver import integrator
+from .contact import penalty
+from .bodies.beam import material_points_into
 from .layout import (FREE, NOUT, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_NRAW, O_S, O_VN, O_VT,
                      SLIP, STICK)
-from ..result import SELECTION_KEYS, SimulationResult, selection_counts
+from .result import SELECTION_KEYS, SimulationResult, selection_counts
 
 dense_point = integrator.dense_point      # scipy's DOP853 interpolant (compiled with numba)
 
@@ -52,9 +52,10 @@ class Trajectory:
 
     ``segments`` are the run's phases in time order, each ``(sol, disc, n_jumps)``: the
     integrator's solution of the phase (step times, states, dense output), its discrete state
-    (:class:`flexlib.solver.simulate._Disc`: mode, slip direction, stick anchor, approach speed) and the
+    (:class:`flexlib.paper.PhaseState`: mode, slip direction, stick anchor, approach speed) and the
     number of velocity jumps before it.  ``sim`` is the run's
-    :class:`~flexlib.solver.simulate.Simulator`, whose compiled kernel evaluates the phase outputs.
+    :class:`~flexlib.paper.BeamRun`, which evaluates the phase outputs with the engine's compiled
+    right-hand side.
 
     With the compiled integrator the phases' arrays are concatenated (``T_all``, ``Y_all``,
     ``H_all``, ``F_all``, phase i's steps from ``off[i]``) and the phase solutions are let go.
@@ -73,7 +74,7 @@ class Trajectory:
         self.starts = np.array([sol.t[0] for sol in self.sols])
         self.ends = np.array([sol.t[-1] for sol in self.sols])
         self.jump_cum = np.cumsum(np.concatenate(([0.0], np.asarray(jump_losses, float))))
-        self.compiled = kernel.COMPILED and bool(self.sols) and all(
+        self.compiled = integrator.COMPILED and bool(self.sols) and all(
             isinstance(sol, integrator.PhaseSolution) for sol in self.sols)
         if self.compiled:
             lens = np.array([len(sol.t) for sol in self.sols], dtype=np.int64)
@@ -83,9 +84,9 @@ class Trajectory:
             self.Y_all = np.ascontiguousarray(np.concatenate([sol.y.T for sol in self.sols]))
             self.H_all = np.concatenate([sol.hs for sol in self.sols])
             self.F_all = np.ascontiguousarray(np.concatenate([sol.F for sol in self.sols]))
-            # flight steps carry only the cubic Hermite part of the interpolant (F[3:] = 0):
-            # the 7th-order part is computed when a sample falls in one (_complete_steps)
-            self.full = np.repeat(self.mode != FREE, lens - 1)
+            # flight steps taken without the 7th-order part of the interpolant (F[3:] = 0) get
+            # it when a sample falls in one (_complete_steps)
+            self.full = np.repeat((self.mode != FREE) | sim.dense_in_flight, lens - 1)
         self.E0 = None
         if self.sols:
             y0 = np.ascontiguousarray(self.sols[0].y[:, :1].T)
@@ -232,7 +233,7 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
     """The result of a finished (or stopped) run: impacts, audit and warnings now, the full
     histories on first use.
 
-    ``sim`` is the :class:`~flexlib.solver.simulate.Simulator` and ``log`` its run log."""
+    ``sim`` is the :class:`~flexlib.paper.BeamRun` and ``log`` its run log."""
     sol_set = sim.sol
     segs = [(sol, d, n_jumps) for (sol, d, _hit, n_jumps) in log.segments if len(sol.t)]
     n_steps = sum(len(sol.t) - 1 for (sol, _d, _nj) in segs)
@@ -275,13 +276,18 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
 
 
 def _state_histories(sim, t, Y, mode) -> dict:
-    """The histories read from the state vector: q, q', z and the work accumulators."""
+    """The histories read from the state vector: q, q', z and the work accumulators (z, W_N and
+    W_f are 0 without a contact point)."""
     lay = sim.layout
-    h = dict(t=t, mode=mode, theta=Y[:, lay.theta].copy(), theta_dot=Y[:, lay.theta_dot].copy(),
-             B=Y[:, lay.B].copy(), B_dot=Y[:, lay.B_dot].copy(), z=Y[:, lay.z].copy())
+
+    def col(k):
+        return Y[:, k].copy() if k is not None else np.zeros(len(t))
+
+    h = dict(t=t, mode=mode, theta=col(lay.theta), theta_dot=col(lay.theta_dot),
+             B=Y[:, lay.B].copy(), B_dot=Y[:, lay.B_dot].copy(), z=col(lay.z))
     if sim.beam.na:
         h["C"], h["C_dot"] = Y[:, lay.C].copy(), Y[:, lay.C_dot].copy()
-    h["W_N"], h["W_f"], h["W_d"], h["W_tau"] = (Y[:, k].copy() for k in
+    h["W_N"], h["W_f"], h["W_d"], h["W_tau"] = (col(k) for k in
                                                 (lay.W_N, lay.W_f, lay.W_d, lay.W_tau))
     return h
 
@@ -584,7 +590,7 @@ def _interior_gap_loop(B, Ca, c, s, xs, phi, H, Psi, nx, ny, ox, oy):
     return out
 
 
-if kernel.COMPILED:
+if integrator.COMPILED:
     import numba as _nb
     _merge_samples = _nb.njit(cache=True)(_merge_samples)
     _states_at = _nb.njit(cache=True)(_states_at)

@@ -89,21 +89,19 @@ O_N, O_F, O_ZDOT, O_MU, O_MARGIN, O_COND, O_GAP, O_S, O_VN, O_VT, O_NRAW = range
 NOUT = len(OUT_NAMES)
 
 # ---------------------------------------------------------------- state vector ``y``
-# offsets after q and q' (y[2 nd + Y_Z] is z, ...)
-Y_Z, Y_WN, Y_WF, Y_WD, Y_WTAU = range(5)
-N_EXTRA = 5
-
-
 @dataclass(frozen=True)
 class StateLayout:
-    """Named slices and indices of the state vector y for ``nd`` generalised coordinates
-    (``n_bend`` bending modes, the rest axial)."""
+    """Named slices and indices of the state vector y of one body with ``nd`` generalised
+    coordinates (``n_bend`` bending modes, the rest axial) and ``contacts`` contact points (0 or 1):
+    y = [q (nd), q' (nd), z, W_N, W_f (one each per point), W_d, W_tau].  Without a contact point
+    z, W_N and W_f are None."""
     nd: int
     n_bend: int
+    contacts: int = 1
 
     @property
     def size(self) -> int:
-        return 2 * self.nd + N_EXTRA
+        return 2 * self.nd + 3 * self.contacts + 2
 
     @property
     def q(self) -> slice:
@@ -137,27 +135,25 @@ class StateLayout:
     def C_dot(self) -> slice:
         return slice(self.nd + 1 + self.n_bend, 2 * self.nd)
 
-    @property
-    def z(self) -> int:
-        return 2 * self.nd + Y_Z
+    def _point_slot(self, k):
+        return 2 * self.nd + k if self.contacts else None
 
     @property
-    def W_N(self) -> int:
-        return 2 * self.nd + Y_WN
+    def z(self):
+        return self._point_slot(0)
 
     @property
-    def W_f(self) -> int:
-        return 2 * self.nd + Y_WF
+    def W_N(self):
+        return self._point_slot(1)
+
+    @property
+    def W_f(self):
+        return self._point_slot(2)
 
     @property
     def W_d(self) -> int:
-        return 2 * self.nd + Y_WD
+        return 2 * self.nd + 3 * self.contacts
 
     @property
     def W_tau(self) -> int:
-        return 2 * self.nd + Y_WTAU
-
-    @property
-    def work(self) -> slice:
-        """The four accumulators W_N, W_f, W_d, W_tau."""
-        return slice(2 * self.nd + Y_WN, 2 * self.nd + N_EXTRA)
+        return 2 * self.nd + 3 * self.contacts + 1
