@@ -5,8 +5,9 @@ In slip the friction coefficient is (F_t = -mu N, v the tangential tip velocity,
     mu = dir (mu_d + (mu_s - mu_d) exp(-(v / v_s)^2)) + sigma2 v,
 
 and the tip sticks when |F_t| <= mu_s N, like hybrid Coulomb (whose slip law is mu = dir mu_d).
-The law is one compiled function; registering it as a model is all flexlib needs to run it:
-the simulator compiles its right-hand side around the function (once per process).
+The law is one compiled function with its parameters named; registering it as a model is all
+flexlib needs to run it on a paper case, whose parameters of those names (mu_d, mu_s, v_s,
+sigma2) it takes.  The same law serves any system's contact points (flexlib.multibody.laws).
 
     python examples/custom_friction.py [t_end]
 """
@@ -17,21 +18,27 @@ import numba
 
 import flexlib as fl
 from flexlib import models
-from flexlib.layout import P_DIR, P_MU_D, P_MU_S, P_SIGMA2, P_V_S
+from flexlib.multibody.laws import FrictionLaw
 
 
 @numba.njit
-def stribeck_viscous(v, z, par):
-    """(z', mu) at tangential velocity v [m/s]; no internal state (z' = 0)."""
-    g = par[P_MU_D] + (par[P_MU_S] - par[P_MU_D]) * math.exp(-(v / par[P_V_S]) ** 2)
-    return 0.0, par[P_DIR] * g + par[P_SIGMA2] * v
+def stribeck_viscous(v, z, dirn, p):
+    """(z', mu) at tangential velocity v [m/s] in slip direction dirn (0: follow v itself);
+    p = (mu_d, mu_s, v_s, sigma2); no internal state (z' = 0)."""
+    d = dirn if dirn != 0.0 else (1.0 if v >= 0.0 else -1.0)
+    g = p[0] + (p[1] - p[0]) * math.exp(-(v / p[2]) ** 2)
+    return 0.0, d * g + p[3] * v
 
 
-LAW = models.FrictionLaw("stribeck_viscous", 3, has_bristles=False,
-                         direction_candidates=(1.0, -1.0), stick_limit="mu_s",
-                         kernel_function=stribeck_viscous)
-SPEC = models.ModelSpec("hybrid_stribeck", models.TIP_ON_SLOPE, LAW, True, "hybrid Stribeck",
-                        "#CC79A7", ":", 1.4, "stick/slip switching, Stribeck-Coulomb-viscous slip")
+LAW = FrictionLaw("stribeck_viscous", stribeck_viscous,
+                  params=(("mu_d", 0.0, 10.0), ("mu_s", 0.0, 10.0), ("v_s", 1e-9, math.inf),
+                          ("sigma2", 0.0, math.inf)), stick_limit="mu_s")
+SPEC = models.ModelSpec("hybrid_stribeck", models.TIP_ON_SLOPE,
+                        models.FrictionLaw("stribeck_viscous", has_bristles=False,
+                                           direction_candidates=(1.0, -1.0), stick_limit="mu_s",
+                                           custom=LAW),
+                        True, "hybrid Stribeck", "#CC79A7", ":", 1.4,
+                        "stick/slip switching, Stribeck-Coulomb-viscous slip")
 
 
 def main(t_end=0.5, sigma2=0.02):

@@ -7,7 +7,7 @@ _numerics.pin_this_process()
 from .params import (BeamParams, SlopeParams, CoulombParams, LuGreParams, SolverSettings,  # noqa: F401
                      Case, paper_case)
 from .bodies.beam import BeamModel  # noqa: F401,E402
-from .paper import simulate, SimulationError  # noqa: F401,E402
+from .paper import simulate, SimulationError, spin_up_profile  # noqa: F401,E402
 from .models import MODELS, canonical_model  # noqa: F401,E402
 from .result import SimulationResult, load_result  # noqa: F401,E402
 from .studies.sweep import sweep, sweep_table  # noqa: F401,E402

@@ -26,16 +26,24 @@ from .history import build_result
 from .layout import (FREE, NOUT, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_NRAW, O_S, O_VN,
                      O_VT, O_ZDOT, SLIP, StateLayout, pack_params)
 from .multibody import kernel as K
+from .multibody.drives import SpinUp
 from .multibody.simulate import SystemSimulationError, SystemSimulator
 from .params import Case, check_run, paper_case
 from .result import SimulationResult
 
-__all__ = ["simulate", "SimulationError", "BeamRun", "system_of"]
+__all__ = ["simulate", "SimulationError", "BeamRun", "system_of", "spin_up_profile", "SpinUp"]
 
 # the system engine's event kinds as the paper's result names them
 _EVENT_NAMES = {"gap": "CONTACT-ON", "normal force": "SEPARATE", "stick margin": "STICK->SLIP",
                 "slip velocity": "SLIP-STOP", "stick drift": "STICK-DRIFT", "slip arm": "SLIP-ARM",
                 "Painleve margin": "PAINLEVE", "selection": "SELECTION"}
+
+
+def spin_up_profile(Omega: float = 4.0, T: float = 15.0) -> SpinUp:
+    """The hub drive of Kane, Ryan and Banerjee's spin-up: the rate rises from 0 to ``Omega``
+    [rad/s] over ``T`` [s] (:class:`~flexlib.multibody.drives.SpinUp`; called with t it gives the
+    angle turned, its rate and acceleration)."""
+    return SpinUp(Omega, T)
 
 
 class SimulationError(RuntimeError):
@@ -58,18 +66,23 @@ def _simulation_error(message, t, state, model, cause, result):
     return SimulationError(message, t=t, state=state, model=model, cause=cause, result=result)
 
 
-def system_of(case: Case, spec):
+def system_of(case: Case, spec, hub_motion=None):
     """The :class:`~flexlib.multibody.system.System` of ``case`` with model ``spec``'s laws at the
     tip (a friction law registered from outside the package takes its parameters by name from the
-    case)."""
+    case) and, if given, the hinge driven by ``hub_motion`` (a
+    :class:`~flexlib.multibody.drives.SpinUp`)."""
     from .cases.beam_on_slope import system
     sp = case.slope
-    law = spec.friction.kernel_function
+    law = spec.friction.custom
     base = spec.id if law is None else ("hybrid_coulomb" if spec.can_stick else "lugre")
     sysm = system(base, beam=case.beam, e=sp.e, coulomb=case.coulomb, lugre=case.lugre,
                   X1=sp.X1, alpha=sp.alpha, contact_stiffness=sp.contact_stiffness,
                   contact_exponent=sp.contact_exponent, contact_damping=sp.contact_damping,
                   contact_law=sp.contact_law, v_zeno=sp.v_zeno, chi=sp.chi, beta=sp.beta)
+    if hub_motion is not None:
+        body = sysm.bodies[0]
+        sysm = dataclasses.replace(sysm, bodies=(dataclasses.replace(
+            body, joint=dataclasses.replace(body.joint, drive=hub_motion)),))
     if law is None:
         return sysm
     point = sysm.contacts[0]
@@ -100,10 +113,11 @@ class BeamRun:
     right-hand side and the body's compiled kinematics (:func:`flexlib.bodies.beam.sample_kinematics`)."""
 
     dense_in_flight = True           # the engine keeps the 7th-order interpolant of every step
-    hub = None                       # the hub angle is a coordinate (no prescribed motion)
+    hub = None                       # the hub angle is a coordinate (a drive holds it)
     mult = "coupled"                 # the multipliers of all rows are solved together
 
-    def __init__(self, case: Case, model: str, t_end: float, *, multiplier_mode=None):
+    def __init__(self, case: Case, model: str, t_end: float, *, multiplier_mode=None,
+                 hub_motion=None):
         if multiplier_mode not in (None, "coupled"):
             raise ValueError(f"parameter 'multiplier_mode' = {multiplier_mode!r} is invalid: valid "
                              f"range is 'coupled' (the normal and tangential multipliers solved "
@@ -116,7 +130,9 @@ class BeamRun:
         self.beam = BeamModel(case.beam)
         self.slope = Slope.from_params(case.slope)
         self.nd = self.beam.ndof
-        self.engine = SystemSimulator(system_of(case, self.spec), self.t_end, case.solver)
+        self.hub_motion = hub_motion
+        self.engine = SystemSimulator(system_of(case, self.spec, hub_motion), self.t_end,
+                                      case.solver)
         self.nc = self.engine.nc
         self.layout = StateLayout(self.nd, self.beam.n, self.nc)
         mi, (nx, ny), (tx, ty), (X1, Y1) = self.beam.mi, self.slope.n, self.slope.t, self.slope.origin
@@ -214,7 +230,7 @@ class _PaperLog:
                             to=last if kind == "selection" else "",
                             detail="" if kind == "selection" else last)
                        for (t, _point, kind, last) in log.events]
-        self.stick_tests = [dict(s, cond=math.nan) for s in log.stick_tests]
+        self.stick_tests = list(log.stick_tests)
         self.selections = list(log.selections)
         self.warnings = list(log.warnings)
 
@@ -271,8 +287,8 @@ class _PaperLog:
 
 
 def simulate(case="3.2", model: str = "frictionless", t_end: float = 2.0, *,
-             multiplier_mode: str | None = None, sample_times=None, progress=None,
-             **overrides) -> SimulationResult:
+             hub_motion=None, multiplier_mode: str | None = None, sample_times=None,
+             progress=None, **overrides) -> SimulationResult:
     """Simulate ``model`` on ``case`` over [0, t_end] s.
 
     ``case`` is a :class:`~flexlib.params.Case` or a paper case name (``"3.1"``/``"A"``,
@@ -285,7 +301,9 @@ def simulate(case="3.2", model: str = "frictionless", t_end: float = 2.0, *,
     ``model`` is one of ``free`` (no slope), ``frictionless``, ``hybrid_coulomb``,
     ``hybrid_lugre``, ``lugre`` (the paper's contact-constraint method), ``continuous_coulomb``,
     ``continuous_lugre`` (the continuous contact force method), or a model registered in
-    :mod:`flexlib.models` (hyphens accepted).  ``progress``, if given, is called as
+    :mod:`flexlib.models` (hyphens accepted).  ``hub_motion`` (a :class:`SpinUp`, e.g.
+    ``spin_up_profile(4.0, 15.0)``) drives the hub angle from ``theta0`` along its law, whatever
+    torque that takes (its work enters the energy audit).  ``progress``, if given, is called as
     ``progress(t, t_end)`` [s] before every phase of the run.
 
     Raises :class:`SimulationError` (carrying the partial result) when the run cannot continue.
@@ -295,7 +313,7 @@ def simulate(case="3.2", model: str = "frictionless", t_end: float = 2.0, *,
     if overrides:
         case = case.with_(**overrides)
     t_end, st, _ = check_run(t_end, sample_times)
-    run = BeamRun(case, model, t_end, multiplier_mode=multiplier_mode)
+    run = BeamRun(case, model, t_end, multiplier_mode=multiplier_mode, hub_motion=hub_motion)
     res, err = run.run(progress=progress)
     if sample_times is not None:
         # a stopped run is sampled where it has data (NaN beyond its end)

@@ -7,7 +7,8 @@ import pytest
 
 from flexlib.params import BeamParams, Case, SlopeParams, paper_case
 from flexlib.result import HISTORY_KEYS, load_result
-from flexlib.solver.simulate import MODELS, SimulationError, Simulator, canonical_model, simulate
+from flexlib.models import MODELS, canonical_model
+from flexlib.paper import BeamRun, SimulationError, simulate
 
 T_SHORT = 0.34          # just past the first contact of case B (rigid rod: 0.33293 s)
 
@@ -20,7 +21,7 @@ T_SHORT = 0.34          # just past the first contact of case B (rigid rod: 0.33
                                               (" lugre ", "lugre")])
 def test_model_ids_accept_hyphens(given, canonical):
     assert canonical_model(given) == canonical
-    assert Simulator(paper_case("3.2"), given, 0.1).model == canonical
+    assert BeamRun(paper_case("3.2"), given, 0.1).model == canonical
 
 
 def test_simulate_with_hyphenated_model():
@@ -155,7 +156,7 @@ def test_save_load_roundtrip(short_run, tmp_path):
 
 @pytest.mark.parametrize("enabled", [True, False])
 def test_run_restores_the_garbage_collector_and_leaves_no_cycles(enabled):
-    """Simulator.run pauses the cyclic garbage collector (a speed measure): the user's
+    """A run pauses the cyclic garbage collector (a speed measure): the user's
     setting must come back, also when the run stops with an error, and the run must create no
     reference cycles, which only that collector could free."""
     import gc

@@ -36,8 +36,11 @@ from .floating import frame_rows_into
 GROUND_HINGE, PARENT_HINGE, FREE_JOINT = 0, 1, 2
 # columns of the body integer table ``bint``
 J_KIND, J_PARENT, J_IR, J_ITH, J_NF, J_POINT, J_N = range(7)
-# columns of the body float table ``bflt``: the ground hinge point [m], the body's mass [kg]
-B_OX, B_OY, B_MASS = range(3)
+# columns of the body float table ``bflt``: the ground hinge point [m], the body's mass [kg], and
+# a driven ground hinge's law (1: the spin-up of flexlib.multibody.drives, 0: not driven), its
+# final rate [rad/s], ramp time [s] and the angle it starts from [rad]
+B_OX, B_OY, B_MASS, B_DRIVE, B_OMEGA, B_RAMP, B_TH0 = range(7)
+NBFLT = 7
 
 
 @inlined

@@ -36,10 +36,13 @@ from ..contact.friction import lugre_rates, modified_coulomb
 from ..layout import P_G0, P_TAU
 from ..solver.linalg import solve_into, solve_rank_into
 from ..contact.penalty import normal_force
-from .assembly import B_MASS, J_ITH, J_NF, contact_rows_into, mass_forces_into
+from .assembly import (B_DRIVE, B_MASS, B_OMEGA, B_RAMP, B_TH0, J_ITH, J_NF, contact_rows_into,
+                       mass_forces_into)
+from .drives import spin_up
 from .laws import law_at
 
 NC_MAX = 8                       # contact points per system (the size of the event vector)
+NB_MAX = 4                       # bodies per system (the compiled code's tuple of bodies has this length)
 FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
 MODE_NAMES = ("FREE", "CONTACT", "STICK", "SLIP")
 # contact methods and friction laws (columns 2 and 3 of ``cint``)
@@ -52,8 +55,10 @@ NO_FRICTION, COULOMB, LUGRE, MOD_COULOMB, CUSTOM = 0, 1, 2, 3, 4
 NCFLT = 15
 # the discrete state of a contact in ``par`` (4 per contact)
 D_MODE, D_DIR, D_SSTAR, D_VIN = range(4)
-# outputs: system values, then per contact NOC values, then the event functions
+# outputs: system values (T, V_E, V_G, the modal damping's power, the rank of the constraint
+# rows, the torque of each body's hinge drive), then per contact NOC values, then the event functions
 O_T, O_VE, O_VG, O_PD, O_RANK = range(5)
+O_DRIVE = 5
 # Redundant constraints (e.g. three collinear points of a rigid rod): the multipliers of the
 # pivots below RANK_TOL times the largest are set to 0 (a basic solution; O_RANK: the rank).
 RANK_TOL = 1e-10
@@ -62,7 +67,7 @@ OC_NAMES = ("gap", "v_n", "v_t", "s", "N", "F_t", "a_n", "a_t", "ratio", "zdot",
 (OC_GAP, OC_VN, OC_VT, OC_S, OC_N, OC_FT, OC_AN, OC_AT, OC_RATIO, OC_ZDOT,
  OC_MARGIN, OC_NRAW) = range(len(OC_NAMES))
 NOC = len(OC_NAMES)
-O_C0 = 5
+O_C0 = O_DRIVE + NB_MAX
 # gap: a free point reaches its obstacle (or a penalty point starts/stops penetrating); normal
 # force: N falls to 0 (separation); stick margin: mu_lim N - |F_t| falls to 0 (stick -> slip);
 # slip velocity: dir v_t crosses 0 (slip stop); stick drift: |v_t| exceeds Dv while sticking
@@ -88,14 +93,15 @@ def work_arrays(S):
     db = 3 + S.bint[:, J_NF].max()
     nmax = max(S.nmax, 1)
     nc = max(S.cint.shape[0], 1)
+    nr = 2 * nc + nb                 # constraint rows: two per sticking point, one per hinge drive
     ws = (np.zeros((nb, 2)), np.zeros((nb, 2)), np.zeros((nb, db, nq)), np.zeros((nb, db)),
           np.zeros(2), np.zeros((2, db)), np.zeros(2), np.zeros((2, nq)), np.zeros(2),
           np.zeros((nb, db, db)), np.zeros((nb, db)), np.zeros((14, max(nmax * nmax, db))),
-          np.zeros((db, nq)), np.zeros((nc, nq)), np.zeros((nc, nq)), np.zeros((2 * nc, nq)),
-          np.zeros((2 * nc, nq)), np.zeros((2 * nc, 2 * nc + 1)), np.zeros(2 * nc),
-          np.zeros(2 * nc, dtype=np.int64), np.zeros(2 * nc, dtype=np.int64), np.zeros(2 * nc),
-          np.zeros(2 * nc, dtype=np.int64), np.zeros(2 * nc, dtype=np.int64))
-    return ws, np.zeros((nq, nq)), np.zeros((nq, 1 + 2 * nc))
+          np.zeros((db, nq)), np.zeros((nc, nq)), np.zeros((nc, nq)), np.zeros((nr, nq)),
+          np.zeros((nr, nq)), np.zeros((nr, nr + 1)), np.zeros(nr),
+          np.zeros(nr, dtype=np.int64), np.zeros(nr, dtype=np.int64), np.zeros(nr),
+          np.zeros(nr, dtype=np.int64), np.zeros(nr, dtype=np.int64))
+    return ws, np.zeros((nq, nq)), np.zeros((nq, 1 + nr + nc))
 
 
 @hot
@@ -169,6 +175,31 @@ def _constraint_rows(c, md, m, gap, v_n, v_t, sc, a_n, a_t, z, cf, par, S, WN, W
 
 
 @inlined
+def _drive_rows(t, y, S, G, A, r, act, kin, out, m, nq):
+    """Append the driving constraint of every driven hinge: theta'' = phi'' - 2 chi (theta' - phi')
+    - beta^2 (theta - theta0 - phi) (:mod:`flexlib.multibody.drives`); returns the new number of
+    rows.  Every body's drive torque output is reset (0 for a body not driven)."""
+    chi, beta = S.gflt[0], S.gflt[1]
+    for b in range(S.bint.shape[0]):
+        out[O_DRIVE + b] = 0.0
+        bf = S.bflt[b]
+        if bf[B_DRIVE] == 0.0:
+            continue
+        ith = S.bint[b, J_ITH]
+        ph, phd, phdd = spin_up(t, bf[B_OMEGA], bf[B_RAMP])
+        for i in range(nq):
+            G[m, i] = 0.0
+            A[m, i] = 0.0
+        G[m, ith] = 1.0
+        A[m, ith] = 1.0
+        r[m] = phdd - 2.0 * chi * (y[nq + ith] - phd) - beta * beta * (y[ith] - bf[B_TH0] - ph)
+        act[m] = b
+        kin[m] = 2
+        m += 1
+    return m
+
+
+@inlined
 def _solve_into(m, nq, Mw, Xw, G, A, r, Sm, lam_, perm, act, kin, xcol, out):
     """q'' into ``Xw[:, 0]`` with the ``m`` constraint rows solved together: X = M^-1 [Q | G^T],
     S lambda = r - A X_Q; the multipliers into the points' outputs (N, F_t, ratio), and the
@@ -212,8 +243,11 @@ def _solve_into(m, nq, Mw, Xw, G, A, r, Sm, lam_, perm, act, kin, xcol, out):
             v += Xw[i, 1 + l] * lam_[l]
         Xw[i, 0] = v
     for k in range(m):
-        o = O_C0 + NOC * act[k]
         lam = lam_[k]
+        if kin[k] == 2:                  # a hinge drive: its torque
+            out[O_DRIVE + act[k]] = lam
+            continue
+        o = O_C0 + NOC * act[k]
         if kin[k] == 0:
             out[o + OC_N] = lam
             if not (k + 1 < m and act[k + 1] == act[k] and kin[k + 1] == 1):
@@ -233,7 +267,7 @@ def _rates_and_events(y, par, S, WN, WT, dy, out, nq, nc):
     ptau = 0.0
     for b in range(S.bint.shape[0]):
         pd += damping_power(y, nq + S.bint[b, J_ITH], S.bodies[b])
-        ptau += S.bpar[b, P_TAU] * y[nq + S.bint[b, J_ITH]]
+        ptau += (S.bpar[b, P_TAU] + out[O_DRIVE + b]) * y[nq + S.bint[b, J_ITH]]
     out[O_PD] = pd
     for c in range(nc):
         o = O_C0 + NOC * c
@@ -320,6 +354,7 @@ def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T
         elif md != FREE:
             m = _constraint_rows(c, md, m, gap, v_n, v_t, sc, a_n, a_t, z, S.cflt[c], par, S, WN,
                                  WT, G, A, r, act, kin, out, nq)
+    m = _drive_rows(t, y, S, G, A, r, act, kin, out, m, nq)
     _solve_into(m, nq, Mw, Xw, G, A, r, Sm, ws[21], ws[22], act, kin, ws[23], out)
     for i in range(nq):
         dy[i] = qd[i]

@@ -1,7 +1,6 @@
-"""The models of a system's contact points, by name: which contact method and friction law.
+"""The laws of a contact point from a model of the registry (:mod:`flexlib.models`).
 
-The names are the single-beam models' (:mod:`flexlib.models`) plus ``continuous`` (the penalty
-normal force alone, frictionless: the elastic Hertz impact of the flexible double pendulum):
+Every model is a contact method and a friction law, with or without stick/slip switching:
 
 =========================  ==============  ====================  ===========
 model                      method          friction              stick/slip
@@ -17,33 +16,36 @@ model                      method          friction              stick/slip
 =========================  ==============  ====================  ===========
 
 A slipping ``hybrid_lugre`` point watches its slip velocity for a stop, as a Coulomb point does
-(once it slides faster than Dv), and sticks there if sticking is consistent.
+(once it slides faster than Dv), and sticks there if sticking is consistent.  A model registered
+from outside the package brings its friction law (``FrictionLaw.custom``).
 """
 from __future__ import annotations
 
+from .. import models as registry
 from ..params import CoulombParams, LuGreParams, check_value
 from ..contact.penalty import damping_factor
 from .system import ContactLaws
 
 __all__ = ["MODELS", "laws_for"]
 
-MODELS = {
-    "free": None,
-    "frictionless": ("constraint", "none", False),
-    "hybrid_coulomb": ("constraint", "coulomb", True),
-    "hybrid_lugre": ("constraint", "lugre", True),
-    "lugre": ("constraint", "lugre", False),
-    "continuous": ("penalty", "none", False),
-    "continuous_coulomb": ("penalty", "modified_coulomb", False),
-    "continuous_lugre": ("penalty", "lugre", False),
-}
+
+def _entry(spec):
+    """(method, friction, stick/slip) of a registry entry, None without contact."""
+    if not spec.has_contact:
+        return None
+    return ("constraint" if spec.contact.constraint else "penalty",
+            spec.friction.custom or spec.friction.name, spec.can_stick)
+
+
+# model id -> (method, friction, stick/slip) of the models registered with the package
+MODELS = {k: _entry(spec) for k, spec in registry.REGISTRY.items()}
 
 
 def canonical(model: str) -> str:
     key = str(model).strip().lower().replace("-", "_")
-    if key not in MODELS:
+    if key not in registry.REGISTRY:
         raise ValueError(f"parameter 'model' = {model!r} is invalid: valid range is one of "
-                         + ", ".join(MODELS))
+                         + ", ".join(registry.REGISTRY))
     return key
 
 
@@ -51,10 +53,10 @@ def laws_for(model: str, *, e: float = 0.0, contact_law: str = "hertz", contact_
              contact_exponent: float = 1.5, contact_damping: float = 0.0, v_zeno: float = 1e-2,
              coulomb: CoulombParams | None = None, lugre: LuGreParams | None = None):
     """The :class:`~flexlib.multibody.system.ContactLaws` of ``model`` (None for ``free``)."""
-    spec = MODELS[canonical(model)]
-    if spec is None:
+    entry = _entry(registry.REGISTRY[canonical(model)])
+    if entry is None:
         return None
-    method, friction, stick = spec
+    method, friction, stick = entry
     coulomb = coulomb or CoulombParams()
     lugre = lugre or LuGreParams()
     e = check_value("e", e)

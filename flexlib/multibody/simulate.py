@@ -41,6 +41,11 @@ VN_TOL = 1e-6         # m/s: a normal velocity below this (in magnitude) is zero
 N_FLOOR = 1e-9        # N: a redundant closed point carrying N = 0 separates at N = -N_FLOOR
 MAX_STALLED = 50      # events in a row without time advancing stop the run (a switching loop)
 T_SIMULTANEOUS = 1e-10  # s: another point's event this close after a located one is simultaneous
+# A stick trial whose point's own 2 x 2 matrix S = [W_n; W_t] M^-1 [W_n; W_t]^T is worse conditioned
+# than COND_S_WARN is reported, beyond COND_S_MAX it stops the run: its multipliers (N, F_t) are
+# round-off, and so would be the choice between stick and slip (case 3.2: cond S ~ 1e3-1e7).
+COND_S_WARN = 1e10
+COND_S_MAX = 1e12
 
 
 class SystemSimulationError(RuntimeError):
@@ -134,6 +139,7 @@ class SystemSimulator:
         self.nc = len(system.contacts)
         self.names = [c.name for c in system.contacts]
         self.laws = [c.laws for c in system.contacts]
+        self.n_drives = sum(getattr(b.joint, "drive", None) is not None for b in system.bodies)
         self._integrate = integrator.specialize(K)
         self.work = K.work_arrays(self.S)
         self._dy = np.zeros(2 * self.nq + 3 * self.nc + 2)
@@ -228,8 +234,11 @@ class SystemSimulator:
         return active, direction, eoff, t_stop
 
     def _rows_of(self, disc):
-        return sum(2 if int(disc[4 * c]) == STICK else 1 for c, law in enumerate(self.laws)
-                   if law.method == "constraint" and int(disc[4 * c]) != FREE)
+        """The constraint rows of the discrete state: the closed constraint points' and the hinge
+        drives'."""
+        return self.n_drives + sum(2 if int(disc[4 * c]) == STICK else 1
+                                   for c, law in enumerate(self.laws)
+                                   if law.method == "constraint" and int(disc[4 * c]) != FREE)
 
     def _phase(self, t, y, disc):
         s = self.solver
@@ -426,7 +435,7 @@ class SystemSimulator:
             raise self._error(f"no consistent contact modes at t = {t:.9g} s ({exc}): a "
                               f"Painleve-type inconsistency, a tangential impact would be needed",
                               t, disc, list(cands), log, wall0) from None
-        except _PainleveAtOnset as exc:
+        except _ContactStop as exc:
             raise self._error(str(exc), t, disc, [exc.point], log, wall0) from None
         return y, disc
 
@@ -556,10 +565,20 @@ class SystemSimulator:
                     ok.append(v["a_n"] >= target)
                 elif mode == STICK:
                     ok.append(N_ok and abs(v["F_t"]) <= law.mu_lim * v["N"])
+                    cond = self._stick_condition(c, y)
                     log.stick_tests.append(dict(
                         t=t, point=self.names[c], N=v["N"], F_t=v["F_t"], mu_lim=law.mu_lim,
-                        ratio=abs(v["F_t"]) / v["N"] if v["N"] > 0.0 else math.nan,
-                        cond=math.nan))
+                        ratio=abs(v["F_t"]) / v["N"] if v["N"] > 0.0 else math.nan, cond=cond))
+                    if not cond <= COND_S_MAX:
+                        raise _ContactStop(
+                            f"singular stick test at point {self.names[c]!r} at t = {t:.9g} s: "
+                            f"cond S = {cond:.3g} > {COND_S_MAX:.0e}: the point's normal and "
+                            f"tangential rows are linearly dependent, so its stick multipliers "
+                            f"are not unique (a one-mode beam's are at zero modal velocity: use "
+                            f"two modes or more)", c)
+                    if cond > COND_S_WARN:
+                        log.warnings.append(f"t = {t:.9g} s: stick trial at point "
+                                            f"{self.names[c]!r} with cond S = {cond:.3g}")
                 else:
                     margin_ok = v["margin"] > K.PAINLEVE_MIN
                     if not margin_ok and role == "onset":
@@ -572,7 +591,7 @@ class SystemSimulator:
 
         def painleve_stop(c):
             v = painleve[c]
-            return _PainleveAtOnset(
+            return _ContactStop(
                 f"Painleve singularity at the contact onset of point {self.names[c]!r} at "
                 f"t = {t:.9g} s: the slip solve's margin 1 + c S12/S11 = {v['margin']:.3g} "
                 f"(friction ratio {v['ratio']:.4g}, v_t = {v['v_t']:.4g} m/s), so the normal "
@@ -591,7 +610,7 @@ class SystemSimulator:
         log.n_selections += 1
         log.n_ambiguous += int(sel.ambiguous)
         self._log_selections(t, pts, lists, sel, d_sticks, log)
-        if _rows(combo) > o[K.O_RANK]:
+        if _rows(combo) + self.n_drives > o[K.O_RANK]:
             log.n_redundant += 1
         for c, (mode, sgn, role) in zip(pts, combo):
             if mode in (FREE, STICK):
@@ -605,6 +624,15 @@ class SystemSimulator:
                 self.armed[c] = abs(vals[c]["v_t"]) > self.laws[c].Dv
             log.events.append((t, self.names[c], "selection", K.MODE_NAMES[mode]))
         return d
+
+    def _stick_condition(self, c, y) -> float:
+        """cond(S) of point ``c``'s stick rows at the state ``y``: S = [W_n; W_t] M^-1 [W_n; W_t]^T."""
+        M, Wn, Wt = self.rows(y)
+        W = np.vstack([Wn[c], Wt[c]])
+        try:
+            return float(np.linalg.cond(W @ np.linalg.solve(M, W.T)))
+        except np.linalg.LinAlgError:
+            return math.inf
 
     def _log_selections(self, t, pts, lists, sel, d_sticks, log):
         """Record the mode selection of every point of ``pts`` whose candidates were FREE, STICK
@@ -642,7 +670,9 @@ def _mode_name(mode, sgn, law) -> str:
     return K.MODE_NAMES[mode]
 
 
-class _PainleveAtOnset(Exception):
+class _ContactStop(Exception):
+    """A contact mode that the state does not determine (a Painleve point at its onset, a
+    singular stick test): the run stops naming the point."""
     def __init__(self, message, point):
         super().__init__(message)
         self.point = point

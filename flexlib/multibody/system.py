@@ -26,8 +26,10 @@ import numpy as np
 from ..bodies.beam import BeamModel, KernelArrays
 from ..layout import NPAR
 from ..params import BeamParams
-from .assembly import FREE_JOINT, GROUND_HINGE, PARENT_HINGE
-from .kernel import (C_C, C_D, C_DV, C_E, C_K, C_LIM, C_MU_D, C_MU_S, C_N, C_SIGMA0, C_SIGMA1,
+from .assembly import (B_DRIVE, B_MASS, B_OMEGA, B_RAMP, B_TH0, FREE_JOINT, GROUND_HINGE, NBFLT,
+                       PARENT_HINGE)
+from .drives import SpinUp
+from .kernel import (NB_MAX, C_C, C_D, C_DV, C_E, C_K, C_LIM, C_MU_D, C_MU_S, C_N, C_SIGMA0, C_SIGMA1,
                      C_SIGMA2, C_V0, C_V1, C_V_S, CONSTRAINT, CUSTOM, NC_MAX, NCFLT, PENALTY)
 from .laws import FrictionLaw, law_table
 
@@ -37,8 +39,16 @@ __all__ = ["GroundHinge", "Hinge", "FreeJoint", "Body", "HalfPlane", "ContactLaw
 
 @dataclass(frozen=True)
 class GroundHinge:
-    """A frictionless hinge to the ground at ``point`` [m]: the body keeps its angle theta."""
+    """A frictionless hinge to the ground at ``point`` [m]: the body keeps its angle theta, or,
+    with a ``drive`` (:class:`flexlib.multibody.drives.SpinUp`), turns as the drive prescribes
+    from its initial angle (the drive's torque is whatever that takes)."""
     point: tuple = (0.0, 0.0)
+    drive: object = None
+
+    def __post_init__(self):
+        if self.drive is not None and not isinstance(self.drive, SpinUp):
+            raise ValueError(f"parameter 'drive' = {self.drive!r} of a ground hinge is invalid: "
+                             f"valid is None or a flexlib.multibody.drives.SpinUp")
 
 
 @dataclass(frozen=True)
@@ -204,7 +214,6 @@ class ContactLaws:
         return r
 
 
-NB_MAX = 4           # bodies per system (the compiled code's tuple of bodies has this length)
 FRICTION_CODES = {"none": 0, "coulomb": 1, "lugre": 2, "modified_coulomb": 3}
 
 
@@ -336,6 +345,9 @@ class System:
         for b, (ir, ith, nf) in zip(self.bodies, offs):
             y[ith] = b.theta0
             y[nq + ith] = b.theta_dot0
+            drive = getattr(b.joint, "drive", None)
+            if drive is not None:
+                y[nq + ith] = drive(0.0)[1]          # the drive sets the rate
             if ir >= 0:
                 y[ir:ir + 2] = b.origin
                 y[nq + ir:nq + ir + 2] = b.origin_rate
@@ -349,7 +361,7 @@ class System:
         namax = max(m.na for m in models)
         points = []                                       # (body index, x)
         bint = np.zeros((len(self.bodies), 7), dtype=np.int64)
-        bflt = np.zeros((len(self.bodies), 3))
+        bflt = np.zeros((len(self.bodies), NBFLT))
         for i, (b, (ir, ith, nf), m) in enumerate(zip(self.bodies, offs, models)):
             kind, parent, jp = GROUND_HINGE, -1, -1
             if isinstance(b.joint, Hinge):
@@ -360,8 +372,12 @@ class System:
                 kind = FREE_JOINT
             else:
                 bflt[i, :2] = b.joint.point
+                if b.joint.drive is not None:
+                    bflt[i, B_DRIVE] = 1.0
+                    bflt[i, B_OMEGA], bflt[i, B_RAMP] = b.joint.drive.Omega, b.joint.drive.T
+                    bflt[i, B_TH0] = b.theta0
             bint[i] = (kind, parent, ir, ith, nf, jp, m.n)
-            bflt[i, 2] = m.mi.m
+            bflt[i, B_MASS] = m.mi.m
         cint = np.zeros((len(self.contacts), 4), dtype=np.int64)
         cflt = np.zeros((len(self.contacts), NCFLT))
         obs = [o.name for o in self.obstacles]

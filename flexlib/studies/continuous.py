@@ -34,7 +34,9 @@ __all__ = ["CONSTRAINT_MODELS", "CONTINUOUS_MODELS", "COUNTERPART", "PENALTY_DEF
            "creep_study", "study_data", "panel_simulate"]
 
 CONSTRAINT_MODELS = models.CONTACT_MODELS          # frictionless, hybrid Coulomb, hybrid LuGre, LuGre
-CONTINUOUS_MODELS = models.CONTINUOUS_MODELS       # continuous Coulomb, continuous LuGre
+# the continuous models with friction (continuous Coulomb, continuous LuGre), each against its
+# constraint counterpart
+CONTINUOUS_MODELS = tuple(m for m in models.CONTINUOUS_MODELS if models.get(m).has_friction)
 # The constraint model each continuous model is compared with: the same friction level and, for
 # LuGre, the same law throughout the contact (unified LuGre has no stick/slip switching either).
 COUNTERPART = {"continuous_coulomb": "hybrid_coulomb", "continuous_lugre": "lugre"}
