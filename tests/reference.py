@@ -279,6 +279,9 @@ def generalized_forces_quadrature(beam, q, qd, tau_d: float | None = None) -> np
 
 
 # ------------------------------------------------------------------ the library's values, for tests
+_RUNS = {}        # repr(BeamParams) -> the BeamRun that kernel_point evaluates with
+
+
 def kernel_point(beam, q, qd=None):
     """The library's tip and potential energies at one state, as a dict:
     tip_X, tip_Y, tip_Xdot, tip_Ydot, tip_deflection, V_E, V_A, V_G
@@ -292,8 +295,10 @@ def kernel_point(beam, q, qd=None):
     assert beam.clamp == "root", "the run's beam is hinged at its root"
     q = np.asarray(q, float)
     qd = np.zeros_like(q) if qd is None else np.asarray(qd, float)
-    case = dataclasses.replace(paper_case("3.2"), beam=beam.params)
-    run = BeamRun(case, "frictionless", 1.0)
+    run = _RUNS.get(repr(beam.params))
+    if run is None:
+        case = dataclasses.replace(paper_case("3.2"), beam=beam.params)
+        run = _RUNS[repr(beam.params)] = BeamRun(case, "frictionless", 1.0)
     assert run.beam.ndof == len(q)
     y = np.zeros((1, run.layout.size))
     y[0, run.layout.q], y[0, run.layout.qd] = q, qd
