@@ -1,4 +1,4 @@
-"""Independent checks of flexlib.contact.slope and the contact part of the kernel (docs/model.md 6-8, 13).
+"""Independent checks of flexlib.contact.slope and the engine's contact solves (docs/model.md 6-8, 13).
 
 Expected values come from theory or from code written here from the model's description:
 
