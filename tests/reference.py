@@ -15,6 +15,7 @@ the NumPy statements below are the tests' references for them (they were methods
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -278,21 +279,31 @@ def generalized_forces_quadrature(beam, q, qd, tau_d: float | None = None) -> np
 
 
 # ------------------------------------------------------------------ the library's values, for tests
+_RUNS = {}        # repr(BeamParams) -> the BeamRun that kernel_point evaluates with
+
+
 def kernel_point(beam, q, qd=None):
-    """The library's (compiled kernel's) tip and potential energies at one state, as a dict:
+    """The library's tip and potential energies at one state, as a dict:
     tip_X, tip_Y, tip_Xdot, tip_Ydot, tip_deflection, V_E, V_A, V_G
-    (:func:`flexlib.bodies.beam.sample_kinematics` on one sample) and T (the kinetic energy of
-    :func:`flexlib.solver.kernel.phase_eval_samples`).  Not a reference: what the tests check."""
-    from flexlib.bodies import beam as beam_module
-    from flexlib.solver import kernel
-    from flexlib.layout import DISC_SLOTS
+    (:meth:`flexlib.paper.BeamRun.kinematics`, i.e. :func:`flexlib.bodies.beam.sample_kinematics`,
+    on one sample) and T (the kinetic energy of the system engine's right-hand side,
+    :meth:`flexlib.paper.BeamRun.outputs`), for ``beam`` hinged as in case 3.2 (free flight).
+    Not a reference: what the tests check."""
+    from flexlib.layout import FREE
+    from flexlib.paper import BeamRun
+    from flexlib.params import paper_case
+    assert beam.clamp == "root", "the run's beam is hinged at its root"
     q = np.asarray(q, float)
     qd = np.zeros_like(q) if qd is None else np.asarray(qd, float)
-    y = np.concatenate((q, qd, np.zeros(5)))[None, :]
-    par, arrs = beam.kernel_params(), beam.kernel_arrays()
-    kin = beam_module.sample_kinematics(y, par, arrs)[:, 0]
-    _, T = kernel.phase_eval_samples(np.zeros(1), y, np.zeros(1, dtype=np.int64),
-                                     np.zeros((1, len(DISC_SLOTS))), 0, 0, par, arrs)
+    run = _RUNS.get(repr(beam.params))
+    if run is None:
+        case = dataclasses.replace(paper_case("3.2"), beam=beam.params)
+        run = _RUNS[repr(beam.params)] = BeamRun(case, "frictionless", 1.0)
+    assert run.beam.ndof == len(q)
+    y = np.zeros((1, run.layout.size))
+    y[0, run.layout.q], y[0, run.layout.qd] = q, qd
+    kin = run.kinematics(y)[:, 0]
+    _, T = run.outputs(np.zeros(1), y, np.array([FREE]), np.zeros((1, 3)))
     keys = ("tip_X", "tip_Y", "tip_Xdot", "tip_Ydot", "tip_deflection", "V_E", "V_A", "V_G")
     out = dict(zip(keys, kin.tolist()))
     out["T"] = float(T[0])

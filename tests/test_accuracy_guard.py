@@ -1,8 +1,10 @@
 """No accuracy is traded for speed, and flexlib still runs on plain NumPy without its compiled kernel.
 
-* The compiled kernel and the pure-Python kernel (``FLEXLIB_NO_NUMBA=1``, a subprocess) give the
-  same right-hand side and phase outputs (N, F_t, z', mu, margin, cond S, gap, s, v_n, v_t) to
-  1e-9 relative, at fixed states in every phase of every model, with 3 and with 5 modes.
+* The system engine's compiled right-hand side (:mod:`flexlib.multibody.kernel`, read through
+  :meth:`flexlib.paper.BeamRun.evaluate`) and the same code run as plain Python
+  (``FLEXLIB_NO_NUMBA=1``, a subprocess that checks that nothing is compiled) give the same
+  right-hand side and phase outputs (N, F_t, z', mu, margin, gap, s, v_n, v_t) to 1e-9 relative,
+  at fixed states in every phase of every model, with 3 and with 5 modes.
 * The pure-Python path and the compiled path give the same first impact (start to 1e-5 s, peak
   N to 1e-3) for the frictionless and unified LuGre models (slow: the pure path takes ~10 s).
 * For every model of case 3.2, the start times of the first three impacts agree to 1e-5 s and
@@ -18,17 +20,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from flexlib.solver import kernel
+from flexlib import _jit
+from flexlib.layout import CONTACT, FREE, SLIP, STICK
+from flexlib.models import CONTACT_MODELS
+from flexlib.multibody import kernel
+from flexlib.paper import BeamRun, PhaseState, SimulationError, simulate
 from flexlib.params import paper_case
-from flexlib.solver.simulate import (CONTACT, CONTACT_MODELS, FREE, SLIP, STICK, SimulationError,
-                              Simulator, _Disc, simulate)
 
 ROOT = Path(__file__).resolve().parents[1]
 REL = 1e-9
 TOL_T = 1e-5          # s
 TOL_PEAK = 1e-3       # relative
 
-# (model, phase) pairs that the simulator uses
+# (model, phase) pairs that the runs use
 PHASES = [("free", FREE), ("frictionless", FREE), ("frictionless", CONTACT),
           ("hybrid_coulomb", SLIP), ("hybrid_coulomb", STICK), ("hybrid_lugre", SLIP),
           ("hybrid_lugre", STICK), ("lugre", CONTACT)]
@@ -41,17 +45,19 @@ def rhs_samples(n_modes):
     rng = np.random.default_rng(20261203)
     rows = []
     for model, mode in PHASES:
-        sim = Simulator(case, model, 1.0)
-        nd = sim.nd
+        sim = BeamRun(case, model, 1.0)
+        nd, lay = sim.nd, sim.layout
         for _ in range(3):
-            y = np.zeros(2 * nd + 5)
+            y = np.zeros(lay.size)
             y[0] = 0.2 + 0.1 * rng.standard_normal()
             y[1:nd] = 1e-3 * rng.standard_normal(nd - 1)
             y[nd] = -4.0 + rng.standard_normal()
             y[nd + 1:2 * nd] = 0.3 * rng.standard_normal(nd - 1)
-            y[sim.iz] = 1e-6 * rng.standard_normal()
-            d = _Disc(mode, dir=-1.0 if mode == SLIP else 0.0,
-                      s_star=0.95 if mode == STICK else 0.0)
+            z = 1e-6 * rng.standard_normal()          # drawn for every model: the same states
+            if lay.z is not None:
+                y[lay.z] = z
+            d = PhaseState(mode, dir=-1.0 if mode == SLIP else 0.0,
+                           s_star=0.95 if mode == STICK else 0.0)
             dy, out = sim.evaluate(0.33, y, d)
             rows.append((model, int(mode), np.asarray(dy).tolist(), np.asarray(out).tolist()))
     return rows
@@ -75,11 +81,27 @@ def _close(a, b, rel):
         np.nanmax(np.where(both_nan, 0.0, np.abs(a - b) / scale)))
 
 
-@pytest.mark.skipif(not kernel.COMPILED, reason="needs the compiled kernel to compare against")
+# run in the subprocess before the samples: nothing of the physics is compiled there
+UNCOMPILED = ("from flexlib import _jit; from flexlib.multibody import kernel; "
+              "from flexlib.solver import integrator; "
+              "assert not _jit.COMPILED and not integrator.COMPILED and not _jit.DISPATCHERS; "
+              "assert not hasattr(kernel.phase_eval_into, 'py_func'); ")
+
+
+def test_the_compiled_side_is_compiled():
+    """The comparison below is between two different executions: here the right-hand side is a
+    numba dispatcher (when numba is on)."""
+    if not _jit.COMPILED:
+        pytest.skip("numba is off (FLEXLIB_NO_NUMBA or no numba)")
+    assert hasattr(kernel.phase_eval_into, "py_func")
+    assert kernel.phase_eval_into in _jit.DISPATCHERS
+
+
+@pytest.mark.skipif(not _jit.COMPILED, reason="needs the compiled kernel to compare against")
 @pytest.mark.parametrize("n_modes", [3, 5])
 def test_pure_python_kernel_gives_the_same_rhs(n_modes):
     pure = _in_subprocess(
-        "import json; from flexlib.solver import kernel; assert not kernel.COMPILED; "
+        f"import json; {UNCOMPILED}"
         f"from test_accuracy_guard import rhs_samples; print(json.dumps(rhs_samples({n_modes})))")
     fast = rhs_samples(n_modes)
     assert len(pure) == len(fast) == 3 * len(PHASES)
@@ -107,12 +129,12 @@ def _compare(fast, ref, n, what):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not kernel.COMPILED, reason="needs the compiled kernel to compare against")
+@pytest.mark.skipif(not _jit.COMPILED, reason="needs the compiled kernel to compare against")
 @pytest.mark.parametrize("model", ["frictionless", "lugre"])
 def test_pure_python_path_gives_the_same_first_impact(model):
     t_end = 0.35        # the first impact of case 3.2 lasts 0.3329-0.3435 s
     pure = _in_subprocess(
-        "import json; from test_accuracy_guard import _impacts; "
+        f"import json; {UNCOMPILED}from test_accuracy_guard import _impacts; "
         f"print(json.dumps(_impacts({model!r}, {t_end})))")
     _compare(_impacts(model, t_end), pure, 1, f"{model}, compiled vs pure Python")
 
@@ -125,30 +147,3 @@ def test_first_three_impacts_against_100x_tighter_tolerances(model):
     fast = _impacts(model, 1.1)
     ref = _impacts(model, 1.1, rtol=1e-10, atol=1e-12)
     _compare(fast, ref, 3, f"{model}, default vs 100x tighter tolerances")
-
-
-@pytest.mark.parametrize("n_modes", [1, 3])
-def test_stick_condition_number_matches_numpy(n_modes):
-    """out[5] of a STICK evaluation is cond_2(S), S = J M^-1 J^T with J = [Psi_q; Gamma_q], to
-    1e-6 relative (or to the accuracy any double-precision evaluation has, ~eps cond), also where
-    S is nearly singular (n_modes = 1: cond ~5e11; the earlier formula returned inf from ~1e8)."""
-    sim = Simulator(paper_case("3.2").with_(n_modes=n_modes), "hybrid_coulomb", 1.0)
-    nd = sim.nd
-    rng = np.random.default_rng(7)
-    seen = []
-    for scale in (0.3, 1e-3, 1e-5):
-        y = np.zeros(2 * nd + 5)
-        y[0] = 0.16
-        y[1:nd] = 1e-3 * rng.standard_normal(nd - 1)
-        y[nd] = -4.0
-        y[nd + 1:2 * nd] = scale * rng.standard_normal(nd - 1)
-        k = sim.tip(y)
-        J = np.vstack([k.Psi_q, k.Gamma_q])
-        S = J @ np.linalg.solve(sim.mass_matrix(y), J.T)
-        ref = np.linalg.cond(S)
-        got = sim.evaluate(0.3, y, _Disc(STICK, s_star=k.s))[1][5]
-        assert got == pytest.approx(ref, rel=max(1e-6, 50 * np.finfo(float).eps * ref)), \
-            (scale, got, ref)
-        seen.append(ref)
-    if n_modes == 1:
-        assert max(seen) > 1e10     # the set includes a nearly singular S

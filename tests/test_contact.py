@@ -1,4 +1,4 @@
-"""Independent checks of flexlib.contact.slope and the contact part of the kernel (docs/model.md 6-8, 13).
+"""Independent checks of flexlib.contact.slope and the engine's contact solves (docs/model.md 6-8, 13).
 
 Expected values come from theory or from code written here from the model's description:
 
@@ -11,8 +11,9 @@ Expected values come from theory or from code written here from the model's desc
 * the rigid-beam geometry and the rigid rod's fall time are closed forms (docs/model.md 6.1);
 * the impulse jump is checked against the momentum balance (docs/model.md 7.1) and the energy
   formula of the jump (docs/model.md 13);
-* the multiplier solves are checked against the equations they claim to solve (docs/model.md
-  8.2, 8.3);
+* the multiplier solves of the system engine's right-hand side (read through
+  :meth:`flexlib.paper.BeamRun.evaluate`) are checked against the equations they claim to solve
+  (docs/model.md 8.2, 8.3);
 * the frictionless 2 s run is checked against the contact, sign and energy requirements of
   docs/model.md sections 6-11 and 13.
 """
@@ -23,13 +24,13 @@ import pytest
 from scipy.integrate import quad
 from scipy.optimize import brentq
 
-from flexlib.solver import kernel
-from flexlib import models
 from flexlib.bodies.beam import BeamModel
 from flexlib.contact.slope import Slope, tip_contact
 from flexlib.contact.jump import impulse_jump
+from flexlib.layout import (CONTACT, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_S, O_VN, O_VT, O_ZDOT,
+                            SLIP, STICK)
+from flexlib.paper import BeamRun, PhaseState, simulate
 from flexlib.params import BeamParams, SlopeParams, paper_case
-from flexlib.solver.simulate import Simulator, _Disc, simulate
 from reference import impulse_jump as reference_impulse_jump
 from reference import tip_contact as reference_tip_contact
 
@@ -198,27 +199,26 @@ def test_CJ3_dot_fix_matters():
 
 @pytest.mark.parametrize("N", [1, 2, 3, 4, 5])
 def test_kernel_contact_outputs_agree_with_the_numpy_reference(N):
-    """The right-hand side's contact outputs and flexlib.contact.slope.tip_contact (both compiled)
-    against the NumPy statement of eqs (23)-(32) in tests/reference.py."""
+    """The system engine's contact outputs (BeamRun.evaluate) and flexlib.contact.slope.tip_contact
+    (both compiled) against the NumPy statement of eqs (23)-(32) in tests/reference.py."""
     case = paper_case("3.2").with_(n_modes=N)
-    sim = Simulator(case, "frictionless", 1.0)
+    sim = BeamRun(case, "frictionless", 1.0)
     rng = np.random.default_rng(400 + N)
     for mode in (0, 1):
         for _ in range(5):
             q, qd = random_state(rng, N)
             y = np.concatenate((q, qd, np.zeros(5)))
-            _, out = kernel.phase_eval(0.0, y, mode, sim._model_code, sim._mult_code,
-                                       sim._par(_Disc(mode)), sim._arrs)
+            _, out = sim.evaluate(0.0, y, PhaseState(mode))
             k = reference_tip_contact(sim.beam, sim.slope, q, qd)
             lib = tip_contact(sim.beam, sim.slope, q, qd)
             for name in ("gap", "s", "v_n", "v_t", "gamma_n", "gamma_t"):
                 assert getattr(lib, name) == pytest.approx(getattr(k, name), rel=1e-12, abs=1e-13)
             np.testing.assert_allclose(lib.Psi_q, k.Psi_q, rtol=1e-12, atol=1e-14)
             np.testing.assert_allclose(lib.Gamma_q, k.Gamma_q, rtol=1e-12, atol=1e-14)
-            assert out[6] == pytest.approx(k.gap, abs=1e-13)
-            assert out[7] == pytest.approx(k.s, abs=1e-13)
-            assert out[8] == pytest.approx(k.v_n, rel=1e-12, abs=1e-13)
-            assert out[9] == pytest.approx(k.v_t, rel=1e-12, abs=1e-13)
+            assert out[O_GAP] == pytest.approx(k.gap, abs=1e-13)
+            assert out[O_S] == pytest.approx(k.s, abs=1e-13)
+            assert out[O_VN] == pytest.approx(k.v_n, rel=1e-12, abs=1e-13)
+            assert out[O_VT] == pytest.approx(k.v_t, rel=1e-12, abs=1e-13)
 
 
 # =========================================================================== rigid geometry
@@ -315,14 +315,12 @@ def test_impulse_jump_e0_gives_zero_normal_velocity_to_roundoff():
 
 # =========================================================================== multipliers
 CASE = paper_case("3.2")
-FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
-MODEL_CODES = {m: models.get(m).kernel_code for m in ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")}
 
 
-def _phase(model, mode, y, *, dir_=0.0, s_star=0.0, mult=0, N=3):
-    sim = Simulator(CASE.with_(n_modes=N), model, 1.0)
-    par = sim._par(_Disc(mode, dir=dir_, s_star=s_star))
-    dy, out = kernel.phase_eval(0.0, y, mode, MODEL_CODES[model], mult, par, sim._arrs)
+def _phase(model, mode, y, *, dir_=0.0, s_star=0.0, N=3):
+    """(run, dy, out) of the system engine's right-hand side at y in the phase (mode, dir, s*)."""
+    sim = BeamRun(CASE.with_(n_modes=N), model, 1.0)
+    dy, out = sim.evaluate(0.0, y, PhaseState(mode, dir=dir_, s_star=s_star))
     return sim, dy, out
 
 
@@ -362,11 +360,11 @@ def test_frictionless_contact_solve(N):
         k = tip_contact(sim.beam, sim.slope, q, qd)
         gn = _gstar(k, k.gap, k.v_n, k.gamma_n)
         assert abs(k.Psi_q @ qdd - gn) <= 1e-9 * _residual_scale(k.Psi_q, qdd, gn)
-        assert out[1] == 0.0
-        _check_dynamics(sim.beam, q, qd, qdd, out[0], 0.0, k)
+        assert out[O_F] == 0.0
+        _check_dynamics(sim.beam, q, qd, qdd, out[O_N], 0.0, k)
         np.testing.assert_array_equal(dy[:nd], qd)
         # power of the normal force into W_N (docs/model.md section 13)
-        assert dy[2 * nd + 1] == pytest.approx(out[0] * k.v_n, rel=1e-12, abs=1e-300)
+        assert dy[2 * nd + 1] == pytest.approx(out[O_N] * k.v_n, rel=1e-12, abs=1e-300)
 
 
 @pytest.mark.parametrize("model", ["hybrid_coulomb", "hybrid_lugre"])
@@ -379,7 +377,7 @@ def test_stick_solve_satisfies_both_constraints(model, N):
         sim, dy, out = _phase(model, STICK, y, s_star=s_star, N=N)
         nd = N + 1
         qdd = dy[nd:2 * nd]
-        N_, F_ = out[0], out[1]
+        N_, F_ = out[O_N], out[O_F]
         gn = _gstar(k, k.gap, k.v_n, k.gamma_n)
         gt = _gstar(k, k.s - s_star, k.v_t, k.gamma_t)
         M = sim.beam.mass_matrix(q)
@@ -390,9 +388,8 @@ def test_stick_solve_satisfies_both_constraints(model, N):
         assert abs(k.Psi_q @ qdd - gn) <= tol * _residual_scale(k.Psi_q, qdd, gn)
         assert abs(k.Gamma_q @ qdd - gt) <= tol * _residual_scale(k.Gamma_q, qdd, gt)
         _check_dynamics(sim.beam, q, qd, qdd, N_, F_, k, tol=1e-9 + 1e-13 * condS)
-        assert out[5] == pytest.approx(condS, rel=1e-5)
         if N_ != 0:
-            assert out[3] == pytest.approx(-F_ / N_, rel=1e-12)
+            assert out[O_MU] == pytest.approx(-F_ / N_, rel=1e-12)
 
 
 @pytest.mark.parametrize("dir_", [-1.0, 1.0])
@@ -406,7 +403,7 @@ def test_coulomb_slip_solve(dir_, N):
         qdd = dy[nd:2 * nd]
         k = tip_contact(sim.beam, sim.slope, q, qd)
         c = -dir_ * mu_d
-        N_, F_ = out[0], out[1]
+        N_, F_ = out[O_N], out[O_F]
         assert F_ == pytest.approx(c * N_, rel=1e-14, abs=1e-300)
         gn = _gstar(k, k.gap, k.v_n, k.gamma_n)
         assert abs(k.Psi_q @ qdd - gn) <= 1e-9 * _residual_scale(k.Psi_q, qdd, gn)
@@ -414,8 +411,8 @@ def test_coulomb_slip_solve(dir_, N):
         M = sim.beam.mass_matrix(q)
         s11 = k.Psi_q @ np.linalg.solve(M, k.Psi_q)
         s12 = k.Psi_q @ np.linalg.solve(M, k.Gamma_q)
-        assert out[4] == pytest.approx(1 + c * s12 / s11, rel=1e-9)
-        assert out[3] == pytest.approx(-c, rel=1e-14)
+        assert out[O_MARGIN] == pytest.approx(1 + c * s12 / s11, rel=1e-9)
+        assert out[O_MU] == pytest.approx(-c, rel=1e-14)
         assert dy[2 * nd + 2] == pytest.approx(F_ * k.v_t, rel=1e-12, abs=1e-300)
 
 
@@ -437,54 +434,13 @@ def test_lugre_slip_solve(model, mode, N):
         zd = vt - lg.sigma0 * abs(vt) * z / g
         mu = lg.sigma0 * z + lg.sigma1 * zd + lg.sigma2 * vt
         assert dy[2 * nd] == pytest.approx(zd, rel=1e-10, abs=1e-14)
-        assert out[2] == pytest.approx(zd, rel=1e-10, abs=1e-14)
-        assert out[3] == pytest.approx(mu, rel=1e-9, abs=1e-12)
-        N_, F_ = out[0], out[1]
-        assert F_ == pytest.approx(-out[3] * N_, rel=1e-14, abs=1e-300)
+        assert out[O_ZDOT] == pytest.approx(zd, rel=1e-10, abs=1e-14)
+        assert out[O_MU] == pytest.approx(mu, rel=1e-9, abs=1e-12)
+        N_, F_ = out[O_N], out[O_F]
+        assert F_ == pytest.approx(-out[O_MU] * N_, rel=1e-14, abs=1e-300)
         gn = _gstar(k, k.gap, k.v_n, k.gamma_n)
         assert abs(k.Psi_q @ qdd - gn) <= 1e-9 * _residual_scale(k.Psi_q, qdd, gn)
         _check_dynamics(sim.beam, q, qd, qdd, N_, F_, k)
-
-
-@pytest.mark.parametrize("N", [1, 3, 5])
-def test_printed_multipliers_violate_the_normal_constraint_in_slip(N):
-    """docs/model.md section 8.4: with mult = printed the slip N comes from the frictionless eq (37);
-    then Psi_q q'' - gamma_n* = c S12 N != 0 (a diagnostic of the decoupled formulas)."""
-    mu_d = CASE.coulomb.mu_d
-    for rng, q, qd in _contact_states(N, 6, 1200 + N):
-        y = np.concatenate((q, qd, np.zeros(5)))
-        for dir_ in (-1.0, 1.0):
-            sim, dy, out = _phase("hybrid_coulomb", SLIP, y, dir_=dir_, mult=1, N=N)
-            nd = N + 1
-            qdd = dy[nd:2 * nd]
-            k = tip_contact(sim.beam, sim.slope, q, qd)
-            c = -dir_ * mu_d
-            M = sim.beam.mass_matrix(q)
-            s11 = k.Psi_q @ np.linalg.solve(M, k.Psi_q)
-            s12 = k.Psi_q @ np.linalg.solve(M, k.Gamma_q)
-            assert abs(s12 / s11) > 1e-2                 # the Jacobians are far from M-orthogonal
-            gn = _gstar(k, k.gap, k.v_n, k.gamma_n)
-            res = k.Psi_q @ qdd - gn
-            N_ = out[0]
-            assert N_ == pytest.approx((gn - k.Psi_q @ np.linalg.solve(M, sim.beam.mass_and_forces(q, qd)[1])) / s11,
-                                       rel=1e-8)
-            assert abs(res) > 1e-3 * s11 * abs(N_)
-            assert res == pytest.approx(c * s12 * N_, rel=1e-6)
-            # the coupled solve at the same state satisfies it
-            _, dy0, _ = _phase("hybrid_coulomb", SLIP, y, dir_=dir_, mult=0, N=N)
-            qdd0 = dy0[nd:2 * nd]
-            assert abs(k.Psi_q @ qdd0 - gn) <= 1e-9 * _residual_scale(k.Psi_q, qdd0, gn)
-
-
-def test_printed_multipliers_violate_the_constraints_in_stick():
-    N = 3
-    for rng, q, qd in _contact_states(N, 6, 1300):
-        y = np.concatenate((q, qd, np.zeros(5)))
-        k = tip_contact(beam_of(N), slope_of(), q, qd)
-        sim, dy, out = _phase("hybrid_coulomb", STICK, y, s_star=k.s, mult=1, N=N)
-        qdd = dy[N + 1:2 * N + 2]
-        gn = _gstar(k, k.gap, k.v_n, k.gamma_n)
-        assert abs(k.Psi_q @ qdd - gn) > 1e-3 * _residual_scale(k.Psi_q, qdd, gn)
 
 
 # =========================================================================== stiff-beam limit
