@@ -1,4 +1,4 @@
-"""The allocation-free right-hand side (a speed measure): the system engine's ``kernel.phase_eval_into`` and its work arrays.
+"""The allocation-free right-hand side (a speed measure): the system kernel's ``phase_eval_into``.
 
 The integrator hands the kernel (:mod:`flexlib.multibody.kernel`) the same work arrays
 (``kernel.work_arrays``) on every stage and step, so a result must not depend on what a previous
