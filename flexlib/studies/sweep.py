@@ -659,14 +659,17 @@ def sweep_table(ds, path=None):
                 df[f"{name}_{int(k)}"] = col
     if path is not None:
         p = Path(path).expanduser()
+        from ..outputs import write
         if p.suffix.lower() == ".parquet":
             try:
-                df.to_parquet(p, index=False)
+                import pyarrow  # noqa: F401
             except ImportError as err:
                 raise ValueError(f"cannot write {str(p)!r}: {err}") from None
+            write(p, lambda tmp: df.to_parquet(tmp, index=False))
         elif p.suffix.lower() == ".csv":
             units = column_units(df.columns)
-            df.rename(columns={c: f"{c} [{u}]" for c, u in units.items() if u}).to_csv(p, index=False)
+            named = df.rename(columns={c: f"{c} [{u}]" for c, u in units.items() if u})
+            write(p, lambda tmp: named.to_csv(tmp, index=False))
         else:
             raise ValueError(f"table file {str(p)!r}: use a .csv or .parquet name")
     return pd.DataFrame(df)
