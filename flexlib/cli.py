@@ -3,8 +3,10 @@
 User errors (unknown case or model, a parameter out of range) print one line and exit 2;
 a run that stops with :class:`~flexlib.solver.simulate.SimulationError` prints one line, still writes
 the partial JSON (and CSV, .npz) when asked, and exits 3 (``compare`` runs the other models and
-exits 3 if any stopped).  No traceback is shown for either.  On a terminal, a run longer than 2 s
-shows a progress line on stderr (not with ``--quiet``).
+exits 3 if any stopped).  Outputs are whole or not at all (:mod:`flexlib.outputs`): a path that
+cannot be written is refused before the run (exit 2), an output that fails after it leaves no
+output of the command (exit 1).  No traceback is shown for any of them.  On a terminal, a run
+longer than 2 s shows a progress line on stderr (not with ``--quiet``).
 """
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Output files written whole or not at all: each to a temporary file beside it, renamed into place
-once every file of the set is written.
+"""Output files written whole or not at all: each beside its target, renamed when all are written.
 
 A command (or a study) opens one :class:`Outputs` around its work::
 
@@ -96,6 +95,8 @@ class Outputs:
         :meth:`commit`.  Any exception of the writer (or of creating the file) removes the
         temporary file and raises :class:`OutputError` naming ``label``, ``path`` and the cause.
         Returns the target's path."""
+        if self._outer is not None:     # joined: the file is the outer set's
+            return self._outer.write(path, writer, label)
         target = Path(path).expanduser()
         tmp = None
         try:
@@ -139,6 +140,8 @@ class Outputs:
     @property
     def pending(self) -> list:
         """The targets written and not yet committed."""
+        if self._outer is not None:
+            return self._outer.pending
         return [target for _label, target, _tmp in self._files]
 
     # ------------------------------------------------------------------ the with-block
@@ -152,11 +155,8 @@ class Outputs:
         if kind is not None:
             self.discard()
             return False
-        if self._outer is not None:     # joined: the outer set commits these files
-            self._outer._files += self._files
-            self._files = []
-            return False
-        self.commit()
+        if self._outer is None:         # joined: the outer set commits its files
+            self.commit()
         return False
 
 

@@ -51,6 +51,7 @@ import numpy as np
 
 from .. import __version__, _numerics
 from ..models import CONTACT_MODELS
+from ..outputs import Outputs, write
 from ..params import DESCRIPTIONS, RANGES, Case, check_value, paper_case, parse_value
 from ..solver.simulate import SimulationError, canonical_model, simulate
 from ..cases import SystemCase, get_case
@@ -327,10 +328,9 @@ class _Cache:
     def put(self, key, record):
         if self.folder is None or record["status"] == NOT_RUN:
             return
-        path = self.folder / f"{key}.json"
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(record))           # floats as repr: they read back bit for bit
-        os.replace(tmp, path)
+        text = json.dumps(record)                    # floats as repr: they read back bit for bit
+        with Outputs(join=False) as out:             # whole, and there at once for the next run
+            out.write(self.folder / f"{key}.json", lambda p: p.write_text(text))
 
 
 # ---------------------------------------------------------------------- engines
@@ -659,7 +659,6 @@ def sweep_table(ds, path=None):
                 df[f"{name}_{int(k)}"] = col
     if path is not None:
         p = Path(path).expanduser()
-        from ..outputs import write
         if p.suffix.lower() == ".parquet":
             try:
                 import pyarrow  # noqa: F401
