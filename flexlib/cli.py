@@ -20,7 +20,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from . import models
-from .outputs import OutputError, Outputs, npz_path
+from .outputs import OutputError, Outputs, npz_path, write as write_output
 from .cases.command import (add_case_options, canonical_for, compare_command, is_system_case,
                             refuse_inapplicable, simulate_command)
 from .text import fixed, num
@@ -312,7 +312,6 @@ def _run(case, model, t_end, overrides, sample_times, progress):
 def _write(what, path, write):
     """Write ``path`` with ``write(tmp)`` in the open set of outputs (:mod:`flexlib.outputs`):
     it appears only when every output of the command is written."""
-    from .outputs import write as write_output
     write_output(path, write, what)
 
 

@@ -9,7 +9,9 @@ time exactly as a run ended there would report it (to the integrator's tolerance
 histories ``h`` are built on first use, on the default grid: the integrator's step points plus
 ``dense_dt`` (10 us by default) of the interpolant in contact phases.  At a velocity jump the
 history holds two samples at the same time (before and after).  A result read back from a file
-(:func:`load_result`) has no trajectory; it samples its stored histories linearly.
+(:func:`load_result`) has no trajectory; it samples its stored histories linearly.  A multibody
+case's file reads back as a :class:`SavedSystemResult` (its summary, parameters and histories).
+Every result refuses sample times outside its run, [0, t_end] (:func:`times_within`).
 
 Energy audit (docs/model.md section 13):
 r(t) = E(t) - [E(0) + sum of jump losses up to t + W_N + W_f - W_d + W_tau].

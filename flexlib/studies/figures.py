@@ -357,7 +357,7 @@ def _make_all(out, only, studies, verbose):
                 res = {m: res[m] for m in models}
             fig = fn(res)
             manifest[name] = dict(caption=caption, **save_figure(fig, name, out, res))
-            say(f"wrote {out / name}.png/.svg")
+            say(f"made {out / name}.png/.svg (written when every file is made)")
         claims = evaluate_claims(resB)
         if studies:
             # each verdict re-evaluated with tighter tolerances and with N = 4 modes
