@@ -73,6 +73,18 @@ def test_an_error_in_the_block_discards_and_a_good_end_commits(tmp_path):
     assert (tmp_path / "b.txt").stat().st_mode & 0o777 == 0o666 & ~mask      # not mkstemp's 0600
 
 
+def test_a_rename_that_fails_takes_back_the_ones_before_it(tmp_path):
+    """A target that became a folder after the check: the commit fails at it, and the file
+    renamed before it in the same commit is removed again."""
+    with pytest.raises(OutputError, match=r"cannot write --csv '.*late'"):
+        with Outputs() as out:
+            out.write(tmp_path / "a.json", lambda p: p.write_text("{}"), "--json")
+            out.write(tmp_path / "late", lambda p: p.write_text("x"), "--csv")
+            (tmp_path / "late").mkdir()
+            (tmp_path / "late" / "inside").write_text("")         # a folder os.replace cannot replace
+    assert _files(tmp_path) == ["late"]
+
+
 def test_write_joins_the_open_set_and_a_cache_does_not(tmp_path):
     with pytest.raises(RuntimeError):
         with Outputs():
@@ -237,6 +249,14 @@ def test_save_and_load_result_on_every_case(case, extra, tmp_path):
         counts = {len(e["stick_intervals"]) for e in r.impacts}
         assert 0 in counts and len(counts) > 1, counts      # ragged: the case that failed
         assert all(len(iv) == 2 for e in r.impacts for iv in e["stick_intervals"])
+
+
+def test_save_without_the_npz_suffix_writes_it_with_the_suffix(tmp_path):
+    """As numpy's savez names it (and as before): --save out writes out.npz, compare's per model."""
+    assert main(["compare", "--case", "double-pendulum", "--models", "frictionless,continuous",
+                 "--t-end", T, "--quiet", "--save", str(tmp_path / "out")]) == 0
+    assert _files(tmp_path) == ["out_continuous.npz", "out_frictionless.npz"]
+    assert flexlib.load_result(tmp_path / "out_continuous.npz").params["model"] == "continuous"
 
 
 def test_load_result_names_a_file_that_is_not_a_saved_run(tmp_path):
