@@ -3,8 +3,10 @@
 User errors (unknown case or model, a parameter out of range) print one line and exit 2;
 a run that stops with :class:`~flexlib.paper.SimulationError` prints one line, still writes
 the partial JSON (and CSV, .npz) when asked, and exits 3 (``compare`` runs the other models and
-exits 3 if any stopped).  No traceback is shown for either.  On a terminal, a run longer than 2 s
-shows a progress line on stderr (not with ``--quiet``).
+exits 3 if any stopped).  Outputs are whole or not at all (:mod:`flexlib.outputs`): a path that
+cannot be written is refused before the run (exit 2), an output that fails after it leaves no
+output of the command (exit 1).  No traceback is shown for any of them.  On a terminal, a run
+longer than 2 s shows a progress line on stderr (not with ``--quiet``).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from . import models
+from .outputs import OutputError, Outputs, npz_path, write as write_output
 from .cases.command import (add_case_options, canonical_for, compare_command, is_system_case,
                             refuse_inapplicable, simulate_command)
 from .text import fixed, num
@@ -269,9 +272,9 @@ def _run_inputs(a):
         v = getattr(a, "p_" + name)
         if v is not None:
             overrides[name] = parse_value(name, v)
-    for opt, path in (("--json", a.json), ("--save", a.save), ("--csv", a.csv)):
-        if path and not Path(path).expanduser().resolve().parent.is_dir():
-            raise ValueError(f"{opt} {path!r}: the directory {str(Path(path).parent)!r} does not exist")
+    for opt, path in (("--json", a.json), ("--save", a.save and npz_path(a.save)), ("--csv", a.csv)):
+        if path:
+            Outputs.check(opt, path)
     if system:
         from .cases import get_case
         default = get_case(a.case).T_END
@@ -307,10 +310,9 @@ def _run(case, model, t_end, overrides, sample_times, progress):
 
 
 def _write(what, path, write):
-    try:
-        write(Path(path).expanduser())
-    except OSError as err:
-        raise ValueError(f"cannot write {what} {err.filename or path!r}: {err.strerror or err}") from None
+    """Write ``path`` with ``write(tmp)`` in the open set of outputs (:mod:`flexlib.outputs`):
+    it appears only when every output of the command is written."""
+    write_output(path, write, what)
 
 
 def _per_model(path, model):
@@ -323,9 +325,15 @@ def _cmd_simulate(a) -> int:
     from .models import canonical_model
     case, overrides, t_end, sample_times = _run_inputs(a)
     if case is None:
-        return simulate_command(a, t_end)
+        with Outputs():
+            return simulate_command(a, t_end)
     model = canonical_model(_DEFAULT_MODEL if a.model is None else a.model)
     refuse_inapplicable(a, case.name, [model])
+    with Outputs():
+        return _simulate_and_write(a, case, model, t_end, overrides, sample_times)
+
+
+def _simulate_and_write(a, case, model, t_end, overrides, sample_times) -> int:
     res, stopped = _run(case, model, t_end, overrides, sample_times, _progress_for(a))
     if stopped:
         sys.stderr.write(f"flexlib: simulation stopped: {stopped}\n")
@@ -359,7 +367,7 @@ def _write_outputs(a, res, sample_times, model=None):
     if a.csv:
         _write("--csv", name(a.csv), lambda p: res.to_csv(p, times))
     if a.save:
-        _write("--save", name(a.save), lambda p: res.save(p, times))
+        _write("--save", name(str(npz_path(a.save))), lambda p: res.save(p, times))
 
 
 def _cmd_compare(a) -> int:
@@ -367,13 +375,19 @@ def _cmd_compare(a) -> int:
     case, overrides, t_end, sample_times = _run_inputs(a)
     if case is None:
         a.models = "continuous,frictionless,hybrid_coulomb" if a.models is None else a.models
-        return compare_command(a, t_end)
+        with Outputs():
+            return compare_command(a, t_end)
     a.models = _COMPARE_MODELS if a.models is None else a.models
     models = list(dict.fromkeys(canonical_model(m) for m in a.models.split(",") if m.strip()))
     if not models:
         raise ValueError(f"--models {a.models!r} names no model; valid models: {', '.join(_MODEL_HELP)}")
     refuse_inapplicable(a, case.name, models)
     case = case.with_(**overrides)          # a bad parameter is refused before any run
+    with Outputs():
+        return _compare_and_write(a, case, models, t_end, sample_times)
+
+
+def _compare_and_write(a, case, models, t_end, sample_times) -> int:
     runs = {}
     for m in models:
         res, stopped = _run(case, m, t_end, {}, sample_times, _progress_for(a, f"{m}: "))
@@ -385,10 +399,10 @@ def _cmd_compare(a) -> int:
     if not a.quiet:
         print(compare_table(runs, case_name=case.name, t_end=t_end))
     if a.json:
-        out = dict(case=case.name, t_end=t_end, models=models,
-                   results={m: (r.summary(sample_times) if r is not None else None)
-                            for m, r in runs.items()})
-        _write("--json", a.json, lambda p: p.write_text(json.dumps(out, indent=1)))
+        out = lambda: dict(case=case.name, t_end=t_end, models=models,
+                           results={m: (r.summary(sample_times) if r is not None else None)
+                                    for m, r in runs.items()})
+        _write("--json", a.json, lambda p: p.write_text(json.dumps(out(), indent=1)))
     return 3 if any(r is None or not r.success for r in runs.values()) else 0
 
 
@@ -509,8 +523,8 @@ def modes_table(beam) -> dict:
 def _cmd_modes(a) -> int:
     overrides = {name: parse_value(name, getattr(a, "p_" + name)) for name in _BASIS_OPTIONS
                  if getattr(a, "p_" + name) is not None}
-    if a.json and not Path(a.json).expanduser().resolve().parent.is_dir():
-        raise ValueError(f"--json {a.json!r}: the directory {str(Path(a.json).parent)!r} does not exist")
+    if a.json:
+        Outputs.check("--json", a.json)
     case = paper_case(a.case).with_(**overrides)
     b = case.beam
     out = modes_table(b)
@@ -578,18 +592,16 @@ def _cmd_sweep(a) -> int:
     engine = a.engine or ("dask" if a.scheduler else "local")
     out = Path(a.out).expanduser()
     for opt, path in (("--out", a.out), ("--table", a.table)):
-        if path and not Path(path).expanduser().resolve().parent.is_dir():
-            raise ValueError(f"{opt} {path!r}: the directory {str(Path(path).parent)!r} does not exist")
+        if path:
+            Outputs.check(opt, path)
     if a.table and Path(a.table).suffix.lower() not in (".csv", ".parquet"):
         raise ValueError(f"--table {a.table!r}: use a .csv or .parquet name")
     ds = sweep(case, models, grid, t_end=t_end, engine=engine, scheduler=a.scheduler, workers=workers,
                cache_dir=a.cache_dir, impacts=impacts, progress=not a.no_progress)
-    try:
-        ds.to_netcdf(out, engine="h5netcdf")
+    with Outputs():                     # the netCDF file and the table together, or neither
+        _write("--out", out, lambda p: ds.to_netcdf(p, engine="h5netcdf"))
         if a.table:
             sweep_table(ds, a.table)
-    except OSError as err:
-        raise ValueError(f"cannot write {err.filename or a.out!r}: {err.strerror or err}") from None
     st = ds["status"].values.ravel()
     n_ok = int((st == "ok").sum())
     stopped = int(sum(s.startswith("stopped") for s in st))
@@ -651,6 +663,9 @@ def main(argv=None) -> int:
     except ValueError as err:
         sys.stderr.write(f"flexlib: error: {err}\n")
         return 2
+    except OutputError as err:          # after the run: none of the outputs was written
+        sys.stderr.write(f"flexlib: error: {err}; no output file was written\n")
+        return 1
     except ModuleNotFoundError as err:
         extra = {"xarray": "studies", "pandas": "studies", "h5netcdf": "studies", "tqdm": "studies",
                  "dask": "dask", "distributed": "dask", "ipywidgets": "notebooks", "nbclient": "notebooks"}.get(err.name, "test")

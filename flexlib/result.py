@@ -9,7 +9,9 @@ time exactly as a run ended there would report it (to the integrator's tolerance
 histories ``h`` are built on first use, on the default grid: the integrator's step points plus
 ``dense_dt`` (10 us by default) of the interpolant in contact phases.  At a velocity jump the
 history holds two samples at the same time (before and after).  A result read back from a file
-(:func:`load_result`) has no trajectory; it samples its stored histories linearly.
+(:func:`load_result`) has no trajectory; it samples its stored histories linearly.  A multibody
+case's file reads back as a :class:`SavedSystemResult` (its summary, parameters and histories).
+Every result refuses sample times outside its run, [0, t_end] (:func:`times_within`).
 
 Energy audit (docs/model.md section 13):
 r(t) = E(t) - [E(0) + sum of jump losses up to t + W_N + W_f - W_d + W_tau].
@@ -24,7 +26,8 @@ import numpy as np
 
 from . import models
 
-__all__ = ["SimulationResult", "load_result", "HISTORY_UNITS", "HISTORY_KEYS"]
+__all__ = ["SimulationResult", "SavedSystemResult", "load_result", "HISTORY_UNITS", "HISTORY_KEYS",
+           "times_within"]
 
 HISTORY_KEYS = ("t", "mode", "theta", "theta_dot", "B", "B_dot", "z", "W_N", "W_f", "W_d", "W_tau",
                 "tip_X", "tip_Y", "tip_Xdot", "tip_Ydot", "tip_deflection", "T", "V_E", "V_G", "E",
@@ -142,8 +145,9 @@ class SimulationResult:
         file (:func:`load_result`) has no interpolant: it interpolates its stored samples
         linearly, which between the integrator's steps in flight (~0.15 ms apart) can be off by
         a few per cent in the rates; save the histories on the grid you need (``times`` of
-        :meth:`save`), or keep the result object (it pickles with its interpolant)."""
-        times = np.asarray(times, float).reshape(-1)
+        :meth:`save`), or keep the result object (it pickles with its interpolant).  A time
+        outside the run, [0, t_end], is refused with a ValueError."""
+        times = times_within(times, self.t_end)
         key = (times.tobytes(), len(times))
         if self._at_cache[0] == key:
             return self._at_cache[1]
@@ -171,25 +175,15 @@ class SimulationResult:
 
     def sample(self, times, key):
         """The history ``key`` at ``times`` [s] (see :meth:`history`; after a jump, the post-jump
-        value)."""
-        times = np.asarray(times, float)
+        value; a time outside [0, t_end] is refused with a ValueError)."""
+        shape = np.shape(times)
         v = self.history(times)[key]
-        return v.reshape(times.shape + v.shape[1:])
+        return v.reshape(shape + v.shape[1:])
 
     def _linear(self, times, key):
         """Linear interpolation of a stored history at ``times`` (after a jump, the post-jump
         value; ``mode`` is the mode of the sample at or before each time, not interpolated)."""
-        t = self.h["t"]
-        times = np.asarray(times, float)
-        idx = np.searchsorted(t, times, side="right") - 1
-        idx = np.clip(idx, 0, len(t) - 2)
-        v = np.asarray(self.h[key])
-        if key == "mode":
-            return v[np.clip(np.searchsorted(t, times, side="right") - 1, 0, len(t) - 1)]
-        t0, t1 = t[idx], t[idx + 1]
-        w = np.where(t1 > t0, (times - t0) / np.where(t1 > t0, t1 - t0, 1.0), 0.0)
-        w = w.reshape(w.shape + (1,) * (v.ndim - 1))
-        return v[idx] * (1 - w) + v[idx + 1] * w
+        return _linear(self.h["t"], np.asarray(self.h[key]), times, step=key == "mode")
 
     # ------------------------------------------------------------------ tables
     def impacts_table(self) -> str:
@@ -217,8 +211,11 @@ class SimulationResult:
 
     def samples_at(self, times) -> dict:
         """theta, theta' and the tip's Y at the given times (lists, for JSON), and the same as the
-        one-entry list ``bodies`` of every case's summary."""
-        st = np.asarray(times, float).reshape(-1)
+        one-entry list ``bodies`` of every case's summary.  A run that stopped gives null (None)
+        at the times after the one it reached."""
+        return samples_within(times, self.t_end, self._samples_at)
+
+    def _samples_at(self, st) -> dict:
         theta, theta_dot = self.sample(st, "theta").tolist(), self.sample(st, "theta_dot").tolist()
         # ``bodies``: the layout every case shares (the multibody cases list several bodies);
         # the hinged beam's frame origin is the hinge
@@ -356,12 +353,115 @@ for _name, _unit in HISTORY_UNITS.items():
     setattr(SimulationResult, _name, _history_property(_name, _unit))
 
 
-def load_result(path) -> SimulationResult:
-    """Read a result written by :meth:`SimulationResult.save`."""
+def times_within(times, t_end) -> np.ndarray:
+    """``times`` [s] as a 1-D float array, every one in the run's span [0, ``t_end``]; else a
+    ValueError naming ``times``, the first value outside and the span.  A time past ``t_end`` by
+    rounding alone (1e-12 of it) counts as ``t_end``."""
+    t = np.asarray(times, float).reshape(-1)
+    slack = 1e-12 * max(abs(t_end), 1.0)
+    bad = ~np.isfinite(t) | (t < -slack) | (t > t_end + slack)
+    if bad.any():
+        raise ValueError(f"parameter 'times' = {float(t[np.argmax(bad)])!r} is outside the run: "
+                         f"valid range is [0, {t_end:g}] s (0 to the time the run reached)")
+    return np.clip(t, 0.0, t_end)
+
+
+def samples_within(times, t_end, sample) -> dict:
+    """The summary's ``samples`` at ``times`` [s]: ``sample(inside)`` at the times inside the
+    run's span [0, t_end], every per-time list of it then filled with None (JSON null) for the
+    times past ``t_end`` (a run that stopped early), ``t`` listing every requested time."""
+    t = np.asarray(times, float).reshape(-1)
+    inside = t[t <= t_end * (1.0 + 1e-12)]
+    out = sample(inside)
+    if len(inside) == len(t):
+        return out
+    pad = [None] * (len(t) - len(inside))
+
+    def fill(d):
+        return {k: ([fill(b) for b in v] if k == "bodies" else v if k == "name" else list(v) + pad)
+                for k, v in d.items()}
+    return dict(fill(out), t=t.tolist())
+
+
+def _linear(t, v, times, step=False):
+    """The stored samples ``v`` (along ``t``) at ``times``, linearly interpolated (after a jump,
+    the post-jump value); ``step``: the value of the sample at or before each time."""
+    times = np.asarray(times, float)
+    at_or_before = np.searchsorted(t, times, side="right") - 1
+    if step:
+        return v[np.clip(at_or_before, 0, len(t) - 1)]
+    idx = np.clip(at_or_before, 0, len(t) - 2)
+    t0, t1 = t[idx], t[idx + 1]
+    w = np.where(t1 > t0, (times - t0) / np.where(t1 > t0, t1 - t0, 1.0), 0.0)
+    w = w.reshape(w.shape + (1,) * (v.ndim - 1))
+    return v[idx] * (1 - w) + v[idx + 1] * w
+
+
+class SavedSystemResult:
+    """A run of a multibody case read back from its ``.npz`` file (:func:`load_result`), without
+    its interpolant: the numbers it was saved with.
+
+    ``summary()`` is the JSON summary of the run (the layout every case shares, as
+    ``SystemResult.summary()`` gave it at the default 11 sample times); ``params`` every parameter
+    of the run (``summary()["params"]``); ``h`` (also ``histories``) the saved histories, one 1-D
+    array per column of ``SystemResult.table``, named without the unit (``t``, ``B1.theta``,
+    ``B1.R_x``, ``B.N``, ``B.mode``, ``E``, ...), with ``units`` {name: unit}; ``impacts`` the
+    contact episodes point by point (as ``SystemResult.impacts``; stick intervals as lists of
+    [start, end] pairs, an infinite peak force as None) and ``impact_records()`` the impacts of
+    the summary; ``success``, ``message``, ``t_end`` [s] and ``contact_names``.  ``history(times)``
+    interpolates the saved histories linearly and refuses times outside [0, t_end]."""
+
+    def __init__(self, meta: dict, h: dict):
+        self._summary = meta["summary"]
+        self.h = h
+        self.units = dict(meta["units"])
+        self.impacts = list(meta["episodes"])
+        self.version = meta.get("version", "")
+        self.success = bool(self._summary["success"])
+        self.message = self._summary["message"]
+        self.t_end = float(self._summary["t_end"])
+        self.contact_names = list(self._summary["contacts"])
+
+    @property
+    def histories(self) -> dict:
+        return self.h
+
+    @property
+    def params(self) -> dict:
+        return self._summary["params"]
+
+    def summary(self) -> dict:
+        """The JSON summary the run was saved with (a copy)."""
+        return json.loads(json.dumps(self._summary))
+
+    def impact_records(self) -> list:
+        return self.summary()["impacts"]
+
+    def history(self, times) -> dict:
+        """Every saved history at ``times`` [s], linearly interpolated (``mode`` columns: the
+        sample at or before each time); a time outside [0, t_end] is refused."""
+        times = times_within(times, self.t_end)
+        t = self.h["t"]
+        return {k: _linear(t, np.asarray(v), times, step=k.endswith(".mode")) for k, v in self.h.items()}
+
+    def __repr__(self):
+        return (f"SavedSystemResult(case={self.params.get('case')!r}, model={self.params.get('model')!r}, "
+                f"t_end={self.t_end:.4g} s, impacts={len(self.impact_records())}, success={self.success})")
+
+
+def load_result(path):
+    """Read a result written by the ``save`` method of a run (``--save`` of the command line):
+    a :class:`SimulationResult` for case 3.1/3.2 (from :meth:`SimulationResult.save`), a
+    :class:`SavedSystemResult` for a multibody case (from ``SystemResult.save``).  Both offer
+    ``summary()``, ``params``, the histories ``h`` and ``history(times)``."""
     from .params import Case
     with np.load(path, allow_pickle=False) as f:
+        if "meta" not in f.files:
+            raise ValueError(f"{str(path)!r} is not a file of flexlib's save: it has no array 'meta'")
         meta = json.loads(str(f["meta"]))
         h = {k: f[k] for k in f.files if k != "meta"}
+    if meta.get("format") == SYSTEM_FORMAT:
+        return SavedSystemResult(meta, h)
     return SimulationResult(case=Case.from_dict(meta["case"]), model=meta["model"], h=h,
                             jumps=meta["jumps"], events=meta["events"],
                             stick_tests=meta["stick_tests"], episodes=meta["episodes"],
@@ -370,6 +470,9 @@ def load_result(path) -> SimulationResult:
                             version=meta["version"], selections=meta.get("selections", ()),
                             energy=meta.get("energy"), t_end=meta.get("t_end"))
 
+
+# the ``format`` of a multibody case's .npz meta (a paper case's meta has no ``format``)
+SYSTEM_FORMAT = "flexlib.system"
 
 # the keys of an impact (a cluster of contact episodes) in the JSON summary, after the shared ones
 _IMPACT_EXTRA = ("t_end", "duration", "energy_lost", "peak_normal_force", "peak_friction_force",

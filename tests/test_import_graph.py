@@ -10,7 +10,7 @@ import pytest
 PKG = Path(__file__).resolve().parents[1] / "flexlib"
 # the physics: what a run computes; the presentation: what shows, studies or drives runs
 PHYSICS_PACKAGES = ("bodies", "contact", "solver", "multibody")
-PHYSICS_MODULES = ("models", "params", "result", "_jit", "_numerics")
+PHYSICS_MODULES = ("models", "params", "result", "_jit", "_numerics", "outputs")
 PRESENTATION_PACKAGES = ("studies", "viz")
 PRESENTATION_MODULES = ("cli", "notebooks", "cases.command", "text")
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from . import CASES, build, get_case, simulate
 from ..multibody.models import canonical
+from ..outputs import npz_path, write
 from ..text import DASH, fixed, num
 
 __all__ = ["is_system_case", "add_case_options", "simulate_command", "compare_command",
@@ -190,10 +191,11 @@ def _export(a, res, suffix=""):
         times = times[times <= res.t_end]
     name = (lambda p: p) if not suffix else (
         lambda p: str(Path(p).with_name(f"{Path(p).stem}_{suffix}{Path(p).suffix}")))
+    # into the command's open set of outputs (flexlib.outputs): all of them or none
     if a.csv:
-        res.to_csv(Path(name(a.csv)).expanduser(), times)
+        write(name(a.csv), lambda p: res.to_csv(p, times), "--csv")
     if a.save:
-        res.save(Path(name(a.save)).expanduser(), times)
+        write(name(str(npz_path(a.save))), lambda p: res.save(p, times), "--save")
 
 
 def simulate_command(a, t_end) -> int:
@@ -219,7 +221,7 @@ def simulate_command(a, t_end) -> int:
               f"residual max {num(au['max_residual'], 3, 'J')}; jumps {len(res.log.jumps)}, mode selections "
               f"{res.log.n_selections} ({res.log.n_ambiguous} ambiguous)")
     if a.json:
-        Path(a.json).expanduser().write_text(json.dumps(res.summary(times), indent=1))
+        write(a.json, lambda p: p.write_text(json.dumps(res.summary(times), indent=1)), "--json")
     _export(a, res)
     return 3 if stopped else 0
 
@@ -257,9 +259,9 @@ def compare_command(a, t_end) -> int:
                   f"final E {fixed(au['E_end'], 6, 'J')}  audit {num(au['max_residual'], 2, 'J')}  "
                   f"{r.wall_time:.2f} s wall")
     if a.json:
-        out = dict(case=case.NAME, t_end=t_end, models=models,
-                   results={m: (r.summary(times) if r is not None else None)
-                            for m, r in runs.items()})
-        Path(a.json).expanduser().write_text(json.dumps(out, indent=1))
+        out = lambda: dict(case=case.NAME, t_end=t_end, models=models,
+                           results={m: (r.summary(times) if r is not None else None)
+                                    for m, r in runs.items()})
+        write(a.json, lambda p: p.write_text(json.dumps(out(), indent=1)), "--json")
     return status
 

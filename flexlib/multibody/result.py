@@ -8,10 +8,12 @@ friction force (integrated with the motion), W_d the (negative) work of the moda
 """
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 
+from ..result import SYSTEM_FORMAT, samples_within, times_within
 from ..solver import integrator
 from . import kernel as K
 from .kernel import FREE, STICK
@@ -45,8 +47,9 @@ class SystemResult:
 
     # ------------------------------------------------------------------ states
     def sample(self, times) -> np.ndarray:
-        """States (len(times), ny) at ``times`` [s]."""
-        times = np.atleast_1d(np.asarray(times, float))
+        """States (len(times), ny) at ``times`` [s]; a time outside the run, [0, t_end], is
+        refused with a ValueError naming it and the range."""
+        times = times_within(times, self.t_end)
         starts = np.array([p.sol.t[0] for p in self.phases])
         Y = np.empty((len(times), len(self.phases[0].sol.y[:, 0])))
         for k, t in enumerate(times):
@@ -74,8 +77,8 @@ class SystemResult:
         [rad/s], ``.R`` and ``.R_dot`` (n, 2) [m, m/s], ``.q`` (deformation coordinates), ``.r_cm``,
         ``.v_cm`` and ``.omega_mean`` (:meth:`mean_motion`); per point
         ``{point}.gap``, ``.v_n``, ``.v_t``, ``.N``, ``.F_t``, ``.mode``; and ``T``, ``V_E``, ``V_G``,
-        ``E`` [J]."""
-        times = np.atleast_1d(np.asarray(times, float))
+        ``E`` [J].  A time outside the run, [0, t_end], is refused with a ValueError."""
+        times = times_within(times, self.t_end)
         Y = self.sample(times)
         idx = self._phase_at(times)
         h = self._named(times, Y, idx, *self._outputs(times, Y, idx))
@@ -338,19 +341,23 @@ class SystemResult:
         of mass, its velocity and the mean angular velocity of :meth:`mean_motion`),
         ``warnings``, ``stats`` and ``energy`` (:meth:`energy_summary`)."""
         times = np.linspace(0.0, self.t_end, 11) if times is None else np.asarray(times, float)
+        p = self.params
+        return _jsonable(dict(
+            case=p.get("case"), model=p.get("model"), success=self.success, message=self.message,
+            params=p, first_contact=self.first_contact, impacts=self.impact_records(),
+            samples=samples_within(times, self.t_end, self._samples), warnings=list(self.log.warnings),
+            stats=self.stats, energy=self.energy_summary(), t_end=self.t_end,
+            contacts=self.contact_names))
+
+    def _samples(self, times) -> dict:
+        """``t`` and ``bodies`` of the summary's samples at ``times`` (inside the run)."""
         h = self.history(times)
         bodies = [dict(name=b.name, theta=h[f"{b.name}.theta"].tolist(),
                        theta_dot=h[f"{b.name}.theta_dot"].tolist(), R=h[f"{b.name}.R"].tolist(),
                        R_dot=h[f"{b.name}.R_dot"].tolist(),
                        **{k: h[f"{b.name}.{k}"].tolist() for k in ("r_cm", "v_cm", "omega_mean")})
                   for b in self.system.bodies]
-        p = self.params
-        return _jsonable(dict(
-            case=p.get("case"), model=p.get("model"), success=self.success, message=self.message,
-            params=p, first_contact=self.first_contact, impacts=self.impact_records(),
-            samples=dict(t=times.tolist(), bodies=bodies), warnings=list(self.log.warnings),
-            stats=self.stats, energy=self.energy_summary(), t_end=self.t_end,
-            contacts=self.contact_names))
+        return dict(t=np.asarray(times, float).tolist(), bodies=bodies)
 
     @property
     def params(self) -> dict:
@@ -394,11 +401,19 @@ class SystemResult:
         pd.DataFrame(self.table(times)).to_csv(path, index=False, float_format="%.12g")
 
     def save(self, path, times=None):
-        """Write :meth:`table`'s columns and the impacts to a NumPy ``.npz`` file."""
+        """Write the run to a NumPy ``.npz`` file that :func:`flexlib.load_result` reads back (as a
+        :class:`flexlib.result.SavedSystemResult`): one 1-D array per column of :meth:`table`
+        (``times`` [s]: its grid), named without the unit (``t``, ``B1.theta``, ``B.N``, ...), and
+        ``meta``, a 0-d string holding a JSON object with ``format`` ("flexlib.system"), ``units``
+        {column: unit}, ``summary`` (:meth:`summary`, with every parameter under ``params``) and
+        ``episodes`` (:attr:`impacts`; their stick intervals, of any number per episode, as lists
+        of [start, end] pairs).  It needs no pickling: ``np.load(path)`` reads it as it is."""
         cols = self.table(times)
-        imp = self.impacts
-        extra = {f"impacts.{k}": np.array([r[k] for r in imp]) for k in (imp[0] if imp else {})}
-        np.savez(path, **{k.split(" [")[0]: v for k, v in cols.items()}, **extra)
+        arrays = {k.split(" [")[0]: np.asarray(v) for k, v in cols.items()}
+        units = {k.split(" [")[0]: k.split(" [", 1)[1].rstrip("]") for k in cols}
+        meta = dict(format=SYSTEM_FORMAT, units=units, summary=self.summary(),
+                    episodes=_jsonable(self.impacts))
+        np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
 
 
 def _impact_record(episodes) -> dict:

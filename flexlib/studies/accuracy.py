@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from ..bodies.bases import basis_of
+from ..outputs import Outputs, write_text
 from ..params import paper_case
 from ..multibody.simulate import SystemSimulationError
 from ..paper import SimulationError, simulate
@@ -295,7 +296,8 @@ def cached_run(rep: dict, model: str, tight: bool = False, method: str | None = 
         return json.loads(path.read_text())
     rec = run_one(rep, model, tight, method, study)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(rec))
+    with Outputs(join=False) as out:    # a cache: whole, and there at once for the next call
+        out.write(path, lambda p: p.write_text(json.dumps(rec)))
     return rec
 
 
@@ -304,7 +306,7 @@ def save_reference(records: dict, study: Study = PAPER, path=None):
     that runs added to the study later are compared with them without running them again."""
     keep = ("label", "model", "rep", "tight", "method", "n_impacts", "impacts", "angles")
     out = {m: {k: r[k] for k in keep} for m, r in records.items()}
-    Path(path or study.reference_json).write_text(json.dumps(out, sort_keys=True) + "\n")
+    write_text(Path(path or study.reference_json), json.dumps(out, sort_keys=True) + "\n")
 
 
 def load_reference(study: Study = PAPER, path=None) -> dict:

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__, models
+from ..outputs import write_text
 from ..paper import SimulationError, simulate
 from ..text import num, plural
 from ..viz import theme
@@ -214,7 +215,7 @@ def save_axial_study(study: dict, folder="figures") -> Path:
     """Write ``study`` to ``folder/data/axial_study.json`` (compact; what notebook 07 reads)."""
     path = Path(folder) / "data" / STUDY_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(_clean_nan(study), separators=(",", ":")))
+    write_text(path, json.dumps(_clean_nan(study), separators=(",", ":")))
     return path
 
 

@@ -37,6 +37,7 @@ import numpy as np
 
 from .. import __version__
 from ..models import CONTACT_MODELS, FRICTION_MODELS
+from ..outputs import Outputs, write_text
 from .claims import MEASUREMENT_NOTE, ROBUSTNESS_VARIANTS, add_robustness, claims_markdown, evaluate_claims
 from ..params import paper_case
 from ..paper import SimulationError, simulate
@@ -156,7 +157,7 @@ def printed_study(models=PAPER_MODELS, t_end=2.0, timings=None):
 def _dump(path: Path, obj):
     from ..result import _jsonable
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(_jsonable(obj), indent=1, sort_keys=True) + "\n")
+    write_text(path, json.dumps(_jsonable(obj), indent=1, sort_keys=True) + "\n")
 
 
 def load_study(name: str, folder="figures"):
@@ -323,7 +324,14 @@ def make_all(out="figures", only=None, studies=True, verbose=True):
     """Regenerate the figures (and, with ``studies``, the cached studies) into ``out``.
 
     Deterministic: the same code writes the same bytes (see the module docstring).  The wall
-    times of the runs are printed and written to ``out/timings.json`` (not tracked by git)."""
+    times of the runs are printed and written to ``out/timings.json`` (not tracked by git).
+    Whole or not at all: every file is written beside its target and renamed into place when
+    all of them are written (:mod:`flexlib.outputs`); if one fails, no file of ``out`` changes."""
+    with Outputs():
+        return _make_all(out, only, studies, verbose)
+
+
+def _make_all(out, only, studies, verbose):
     import matplotlib
     matplotlib.use("Agg")
     from ..viz.plots import FIGURES, save_figure
@@ -349,7 +357,7 @@ def make_all(out="figures", only=None, studies=True, verbose=True):
                 res = {m: res[m] for m in models}
             fig = fn(res)
             manifest[name] = dict(caption=caption, **save_figure(fig, name, out, res))
-            say(f"wrote {out / name}.png/.svg")
+            say(f"made {out / name}.png/.svg (written when every file is made)")
         claims = evaluate_claims(resB)
         if studies:
             # each verdict re-evaluated with tighter tolerances and with N = 4 modes
@@ -394,7 +402,7 @@ def make_all(out="figures", only=None, studies=True, verbose=True):
             with _timed(timings, "accuracy_figures"):
                 manifest.update(accuracy_figures(out, only=only))
         _write_manifest(out / "manifest.json", manifest, complete=studies and not only)
-        (out / "claims.md").write_text(claims_markdown(claims, header))
+        write_text(out / "claims.md", claims_markdown(claims, header))
     _dump(out / "timings.json", timings)
     say(f"wrote {out / 'claims.md'}; total {time.perf_counter() - t0:.1f} s (wall times in "
         f"{out / 'timings.json'})")

@@ -51,6 +51,7 @@ import numpy as np
 
 from .. import __version__, _numerics
 from ..models import CONTACT_MODELS
+from ..outputs import Outputs, write
 from ..params import DESCRIPTIONS, RANGES, Case, check_value, paper_case, parse_value
 from ..paper import SimulationError, simulate
 from ..models import canonical_model
@@ -328,10 +329,9 @@ class _Cache:
     def put(self, key, record):
         if self.folder is None or record["status"] == NOT_RUN:
             return
-        path = self.folder / f"{key}.json"
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(record))           # floats as repr: they read back bit for bit
-        os.replace(tmp, path)
+        text = json.dumps(record)                    # floats as repr: they read back bit for bit
+        with Outputs(join=False) as out:             # whole, and there at once for the next run
+            out.write(self.folder / f"{key}.json", lambda p: p.write_text(text))
 
 
 # ---------------------------------------------------------------------- engines
@@ -662,12 +662,14 @@ def sweep_table(ds, path=None):
         p = Path(path).expanduser()
         if p.suffix.lower() == ".parquet":
             try:
-                df.to_parquet(p, index=False)
+                import pyarrow  # noqa: F401
             except ImportError as err:
                 raise ValueError(f"cannot write {str(p)!r}: {err}") from None
+            write(p, lambda tmp: df.to_parquet(tmp, index=False))
         elif p.suffix.lower() == ".csv":
             units = column_units(df.columns)
-            df.rename(columns={c: f"{c} [{u}]" for c, u in units.items() if u}).to_csv(p, index=False)
+            named = df.rename(columns={c: f"{c} [{u}]" for c, u in units.items() if u})
+            write(p, lambda tmp: named.to_csv(tmp, index=False))
         else:
             raise ValueError(f"table file {str(p)!r}: use a .csv or .parquet name")
     return pd.DataFrame(df)

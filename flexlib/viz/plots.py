@@ -578,10 +578,13 @@ def save_figure(fig, name: str, outdir, results=None, extra: dict | None = None)
     # of Matplotlib or of the PNG library), SVG ids hashed with a fixed salt, and the layout
     # frozen at rounded axes positions (the SVG's clip-path ids hash the exact axes boxes).
     _freeze_layout(fig)
-    with plt.rc_context({**theme.RC, "svg.hashsalt": "flexlib"}):
-        fig.savefig(outdir / f"{name}.png", dpi=theme.DPI, metadata={"Description": text, "Software": "flexlib"})
-        fig.savefig(outdir / f"{name}.svg", metadata={"Description": text, "Creator": "flexlib",
-                                                       "Date": None})
+    from ..outputs import Outputs
+    # both files or neither (flexlib.outputs; with the figures command, all its files or none)
+    with plt.rc_context({**theme.RC, "svg.hashsalt": "flexlib"}), Outputs() as out:
+        out.write(outdir / f"{name}.png", lambda p: fig.savefig(
+            p, format="png", dpi=theme.DPI, metadata={"Description": text, "Software": "flexlib"}))
+        out.write(outdir / f"{name}.svg", lambda p: fig.savefig(
+            p, format="svg", metadata={"Description": text, "Creator": "flexlib", "Date": None}))
     plt.close(fig)
     return prov
 
