@@ -60,7 +60,7 @@ class Trajectory:
     With the compiled integrator the phases' arrays are concatenated (``T_all``, ``Y_all``,
     ``H_all``, ``F_all``, phase i's steps from ``off[i]``) and the phase solutions are let go.
     A trajectory pickles without its simulator, which is made again from the case and the model
-    when it is unpickled (a run with a prescribed hub motion does not pickle its trajectory)."""
+    when it is unpickled."""
 
     def __init__(self, sim, segments, jump_losses):
         self.sim = sim
@@ -95,20 +95,18 @@ class Trajectory:
         if self.compiled:
             self.sols = None                  # the concatenated arrays hold everything
 
-    @property
-    def picklable(self) -> bool:
-        return self.sim.hub is None
+    picklable = True
 
     def __getstate__(self):
         state = dict(self.__dict__)
         sim = state.pop("sim")
-        state["_simulator"] = (type(sim), sim.case, sim.model, sim.t_end, sim.mult)
+        state["_simulator"] = (type(sim), sim.case, sim.model, sim.t_end, sim.hub_motion)
         return state
 
     def __setstate__(self, state):
-        simulator, case, model, t_end, mult = state.pop("_simulator")
+        simulator, case, model, t_end, hub_motion = state.pop("_simulator")
         self.__dict__.update(state)
-        self.sim = simulator(case, model, t_end, multiplier_mode=mult)
+        self.sim = simulator(case, model, t_end, hub_motion=hub_motion)
 
     # ------------------------------------------------------------------ where and what
     def segment_of(self, times) -> np.ndarray:
@@ -179,7 +177,7 @@ class Trajectory:
     def outputs(self, t, Y, seg):
         """The kernel outputs ``O`` (m, NOUT) and the kinetic energy at every sample, each
         sample evaluated in the phase of its segment (the same compiled code the integrator ran)."""
-        return _phase_outputs(self.sim, t, Y, self.mode[seg], self.disc[seg])
+        return self.sim.outputs(t, Y, self.mode[seg], self.disc[seg])
 
     def histories(self, t, Y, seg, interior=True) -> dict:
         """Every history (name -> array, units: :data:`flexlib.result.HISTORY_UNITS`) at the
@@ -187,9 +185,6 @@ class Trajectory:
         sim = self.sim
         Y = np.array(Y, float)
         O, Tk = self.outputs(t, Y, seg)
-        if sim.hub is not None:
-            hub = np.array([sim.hub(tk) if np.isfinite(tk) else (np.nan,) * 3 for tk in t])
-            Y[:, 0], Y[:, sim.nd] = hub[:, 0], hub[:, 1]
         h = _state_histories(sim, t, Y, np.array(self.mode[seg], dtype=np.int8))
         c, s = _tip_and_energy_histories(sim, h, Y, Tk)
         _contact_histories(h, O)
@@ -208,25 +203,6 @@ class Trajectory:
     def default_histories(self) -> dict:
         """Every history on the default grid (:meth:`grid`)."""
         return self.histories(*self.grid())
-
-
-def _phase_outputs(sim, t, Y, modes, discs):
-    """The kernel outputs ``O`` (m, NOUT) and the kinetic energy at every sample."""
-    if sim.hub is None:
-        return sim.outputs(t, Y, modes, discs)
-    nd = sim.nd
-    O = np.full((len(t), NOUT), np.nan)
-    O[:, O_N] = 0.0
-    O[:, O_F] = 0.0
-    Tk = np.empty(len(t))
-    for j in range(len(t)):
-        q = Y[j, :nd].copy(); qd = Y[j, nd:2 * nd].copy()
-        if not np.isfinite(t[j]):
-            Tk[j] = np.nan
-            continue
-        q[0], qd[0], _ = sim.hub(t[j])
-        Tk[j] = 0.5 * qd @ sim.beam.mass_matrix(q) @ qd
-    return O, Tk
 
 
 def build_result(sim, log, *, success, message, wall0, sample_times=None) -> SimulationResult:
@@ -296,7 +272,7 @@ def _tip_and_energy_histories(sim, h, Y, Tk):
     """Tip position, velocity and deflection, T, V_E (V_A), V_G and E into ``h``; returns
     (cos theta, sin theta) of the samples.  The tip kinematics and the potential energies are
     those of the compiled kernel (:func:`flexlib.bodies.beam.sample_kinematics`, one call for all
-    samples); T is the kernel's too (:func:`_phase_outputs`)."""
+    samples); T is the right-hand side's too (``sim.outputs``)."""
     bm = sim.beam
     th = Y[:, sim.layout.theta]
     kin = sim.kinematics(Y)
@@ -435,9 +411,8 @@ def _sample_history(traj, dts):
     uniform grid ``np.arange(t0, t1, dt)`` of its dense output (``dts[i]`` per phase).  The
     compiled integrator's phases are all sampled by one compiled call (:func:`_merge_samples`):
     the hybrid models have hundreds of phases, and the per-phase NumPy calls (arange, unique,
-    the dense output, searchsorted) cost ~30 us each.  scipy's phases (``method="DOP853-scipy"``,
-    ``FLEXLIB_NO_NUMBA=1``, prescribed hub motion) go through their ``OdeSolution``, one phase
-    at a time."""
+    the dense output, searchsorted) cost ~30 us each.  Phases integrated otherwise
+    (``FLEXLIB_NO_NUMBA=1``) go through their interpolant, one phase at a time."""
     if traj.compiled:
         off = traj.off
         span = traj.T_all[off[1:] - 1] - traj.T_all[off[:-1]]

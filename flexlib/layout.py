@@ -1,15 +1,18 @@
-"""Where each number lives: the state vector y, the kernel's parameter vector and its outputs.
+"""Where each number of one beam lives: its parameter vector, its state and the tip's outputs.
 
-The compiled right-hand side (:mod:`flexlib.solver.kernel`) takes plain arrays, so every slot is named
-here once.  The integer constants below are module-level globals: numba reads them as
-compile-time constants, so ``par[P_MU_D]`` in compiled code costs what ``par[13]`` did.
+A body's compiled code (:mod:`flexlib.bodies.beam`, the tip of :mod:`flexlib.contact.slope`)
+takes plain arrays, so every slot of a beam's parameter vector ``par`` is named here once (the
+system's arrays hold one such vector per body).  The integer constants below are module-level
+globals: numba reads them as compile-time constants, so ``par[P_G0]`` costs what ``par[2]`` did.
 
-State vector (docs/model.md, "The state machine")::
+The state of a paper case (one hinged beam, its tip against the slope; docs/model.md, "The
+state machine") as :mod:`flexlib.paper` reads it::
 
     y = [q (nd), q' (nd), z, W_N, W_f, W_d, W_tau]
 
 with q = [theta, B (N), C (axial modes)], nd = 1 + N + Na, z the bristle deflection of a
-friction law with internal state (LuGre) and W_* the energy accumulators of the audit.
+friction law with internal state (LuGre) and W_* the energy accumulators of the audit; the tip's
+outputs (N, F_t, ..., the slots ``O_*``) are those of the paper's histories.
 """
 from __future__ import annotations
 

@@ -113,7 +113,6 @@ class BeamRun:
     right-hand side and the body's compiled kinematics (:func:`flexlib.bodies.beam.sample_kinematics`)."""
 
     dense_in_flight = True           # the engine keeps the 7th-order interpolant of every step
-    hub = None                       # the hub angle is a coordinate (a drive holds it)
     mult = "coupled"                 # the multipliers of all rows are solved together
 
     def __init__(self, case: Case, model: str, t_end: float, *, multiplier_mode=None,
@@ -321,5 +320,6 @@ def simulate(case="3.2", model: str = "frictionless", t_end: float = 2.0, *,
     if err is not None:
         modes = err.modes
         raise SimulationError(str(err), t=err.t, state=next(iter(modes.values()), "FREE"),
-                              model=run.model, cause=str(err).split(";")[0], result=res)
+                              model=run.model, cause=str(err).split("; contact modes")[0],
+                              result=res)
     return res

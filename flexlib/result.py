@@ -101,7 +101,7 @@ class SimulationResult:
 
     def __getstate__(self):
         # a pickled (or copied) result carries its trajectory, from which the histories are
-        # built again; one whose trajectory cannot go (a prescribed hub motion) its histories
+        # built again (a result without one, loaded from a file, carries its histories)
         state = dict(self.__dict__)
         state["_at_cache"] = (None, None)
         traj = state.get("trajectory")

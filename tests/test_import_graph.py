@@ -10,13 +10,15 @@ import pytest
 PKG = Path(__file__).resolve().parents[1] / "flexlib"
 # the physics: what a run computes; the presentation: what shows, studies or drives runs
 PHYSICS_PACKAGES = ("bodies", "contact", "solver", "multibody")
-PHYSICS_MODULES = ("models", "params", "result", "_jit", "_numerics", "outputs")
+PHYSICS_MODULES = ("models", "params", "result", "_jit", "_numerics", "outputs", "layout", "paper",
+                   "history")
 PRESENTATION_PACKAGES = ("studies", "viz")
 PRESENTATION_MODULES = ("cli", "notebooks", "cases.command", "text")
 
 
 def module_name(path: Path) -> str:
-    """``flexlib/solver/kernel.py`` -> ``solver.kernel``; a package's ``__init__.py`` -> its name."""
+    """``flexlib/solver/integrator.py`` -> ``solver.integrator``; a package's ``__init__.py`` -> its
+    name."""
     parts = list(path.relative_to(PKG).with_suffix("").parts)
     if parts[-1] == "__init__" and len(parts) > 1:
         parts = parts[:-1]
@@ -99,8 +101,29 @@ def test_physics_does_not_import_presentation(module):
 
 
 def test_result_does_not_depend_on_the_simulator():
-    assert not _imports(MODULES["result"]) & {"solver.simulate", "solver.kernel", "solver.integrator",
-                                              "solver.history", "contact.selection"}
+    assert not _imports(MODULES["result"]) & {"solver.integrator", "history", "paper",
+                                              "multibody.simulate", "multibody.kernel"}
+
+
+def test_the_solver_knows_no_body_contact_or_case():
+    """flexlib.solver is the integrator and its linear algebra: it runs whatever right-hand side it
+    is given and imports nothing that describes a body, a contact, a model, a case or a run."""
+    solver = [m for m in MODULES if m.split(".")[0] == "solver"]
+    assert "solver.integrator" in solver
+    for module in solver:
+        bad = {m for m in _imports(MODULES[module])
+               if m.split(".")[0] not in ("solver", "_jit")}
+        assert not bad, f"flexlib.{module} imports {sorted(bad)}"
+
+
+def test_one_simulator():
+    """One engine runs every case: the system simulator.  No other module defines a simulator
+    class, and the paper's cases reach the engine through flexlib.paper."""
+    import re
+    found = {m for m, p in MODULES.items()
+             if re.search(r"^class \w*Simulator\b", p.read_text(), re.M)}
+    assert found == {"multibody.simulate"}, found
+    assert "multibody.simulate" in _imports(MODULES["paper"])
 
 
 def test_every_module_is_classified():
@@ -115,11 +138,15 @@ def test_every_module_is_classified():
 
 
 def test_the_body_contact_and_laws_do_not_import_the_right_hand_side():
-    """The right-hand side (solver.kernel) composes the body, the contact, the constraint solves
-    and the laws; none of those imports it, the simulator or the integrator."""
-    for module in [m for m in MODULES if m.split(".")[0] in ("bodies", "contact")] + ["solver.linalg"]:
-        bad = _imports(MODULES[module]) & {"solver.kernel", "solver.simulate", "solver.integrator",
-                                           "solver.history"}
+    """The right-hand side (multibody.kernel) composes the bodies, the contacts and the laws;
+    none of those imports it, the simulator, the integrator or a run's reading (paper, history),
+    and no body or contact law imports a slot of the integrator (flexlib.solver holds none)."""
+    rhs = {"multibody.kernel", "multibody.simulate", "multibody.result", "solver.integrator",
+           "history", "paper"}
+    for module in [m for m in MODULES if m.split(".")[0] in ("bodies", "contact")]:
+        imports = _imports(MODULES[module])
+        bad = (imports & rhs) | {m for m in imports if m.startswith("solver.")
+                                 and m != "solver.linalg"}
         assert not bad, f"flexlib.{module} imports {sorted(bad)}"
 
 

@@ -286,18 +286,9 @@ def test_painleve_state_has_no_consistent_candidate(lugre_states):
     assert err.value.failed == (0,)
 
 
-ILL_CONDITIONED_STICK = (
-    "hybrid LuGre at t = 1.66691 s: the stick solve's S = A M^-1 A^T has cond 1.5e10, the engine's "
-    "rank test (RANK_TOL 1e-10) drops the tip's tangential row, so STICK passes as consistent "
-    "(N = 0.718 N, F_t = 0) next to SLIP, is chosen, and does not hold the tip: a_t = -3.52e-3 "
-    "m/s^2 against its target 1.9e-6 (the full-rank numpy solve gives N = -5.4e5 N: STICK "
-    "inconsistent)")
-
-
 @pytest.mark.parametrize("model, t_end, overrides", [
     ("hybrid_coulomb", 0.4, dict(axial_modes=1)),
-    pytest.param("hybrid_lugre", 3.0, {}, marks=pytest.mark.xfail(strict=True,
-                                                                 reason=ILL_CONDITIONED_STICK))])
+    ("hybrid_lugre", 3.0, {})])
 def test_a_chosen_stick_holds_the_tip(monkeypatch, model, t_end, overrides):
     """A STICK that the selection chooses is a stick: the tip's normal and tangential
     accelerations are their Baumgarte targets (a_n* = -2 chi v_n - beta^2 Psi,
@@ -336,16 +327,11 @@ def test_large_friction_run_stops_cleanly_with_painleve_inconsistency(monkeypatc
     check_against_reference(last, consistent=[])
 
 
-@pytest.mark.xfail(strict=True, reason="the engine raises before logging the failed selection, "
-                   "so log.selections (and selections_none) does not have it")
 def test_large_friction_stop_is_counted_as_a_selection_without_consistent_mode(monkeypatch):
     _, e = _large_friction_stop(monkeypatch)
     assert e.result.stats["selections"]["selections_none"] == 1
 
 
-@pytest.mark.xfail(strict=True, reason="flexlib.paper.simulate takes the cause as the message up "
-                   "to its first ';', which lies inside InconsistentContacts' own message, before "
-                   "the words 'Painleve-type inconsistency'")
 def test_large_friction_stop_names_the_inconsistency_in_its_cause(monkeypatch):
     _, e = _large_friction_stop(monkeypatch)
     assert "Painleve" in e.cause
@@ -382,8 +368,7 @@ def test_no_micro_impact_chain_through_1_5_s():
 
 @pytest.mark.parametrize("case, model, t_end", [
     ("3.2", "hybrid_coulomb", "3"),
-    pytest.param("3.2", "hybrid_lugre", "3", marks=pytest.mark.xfail(
-        strict=True, reason="81 selections, 80 unique: " + ILL_CONDITIONED_STICK)),
+    ("3.2", "hybrid_lugre", "3"),
     ("3.1", "hybrid_coulomb", "2")])
 def test_command_line_hybrid_runs_reach_t_end(tmp_path, capsys, case, model, t_end):
     """The paper's cases run to the end from the command line, with fewer than 1000 events and

@@ -42,8 +42,10 @@ N_FLOOR = 1e-9        # N: a redundant closed point carrying N = 0 separates at 
 MAX_STALLED = 50      # events in a row without time advancing stop the run (a switching loop)
 T_SIMULTANEOUS = 1e-10  # s: another point's event this close after a located one is simultaneous
 # A stick trial whose point's own 2 x 2 matrix S = [W_n; W_t] M^-1 [W_n; W_t]^T is worse conditioned
-# than COND_S_WARN is reported, beyond COND_S_MAX it stops the run: its multipliers (N, F_t) are
-# round-off, and so would be the choice between stick and slip (case 3.2: cond S ~ 1e3-1e7).
+# than COND_S_WARN is reported (and beyond 1 / RANK_TOL = COND_S_WARN not consistent: the solve's
+# rank test drops its tangential row); beyond COND_S_MAX it stops the run: its multipliers
+# (N, F_t) are round-off, and so would be the choice between stick and slip (case 3.2: cond S
+# ~ 1e3-1e7).
 COND_S_WARN = 1e10
 COND_S_MAX = 1e12
 
@@ -564,8 +566,11 @@ class SystemSimulator:
                     target = -2.0 * self.system.chi * v["v_n"] - self.system.beta ** 2 * v["gap"]
                     ok.append(v["a_n"] >= target)
                 elif mode == STICK:
-                    ok.append(N_ok and abs(v["F_t"]) <= law.mu_lim * v["N"])
                     cond = self._stick_condition(c, y)
+                    # a stick whose own two rows the solve's rank test cannot tell apart has no
+                    # determined friction force (the basic solution sets it to 0): not certified
+                    ok.append(N_ok and abs(v["F_t"]) <= law.mu_lim * v["N"]
+                              and cond * K.RANK_TOL <= 1.0)
                     log.stick_tests.append(dict(
                         t=t, point=self.names[c], N=v["N"], F_t=v["F_t"], mu_lim=law.mu_lim,
                         ratio=abs(v["F_t"]) / v["N"] if v["N"] > 0.0 else math.nan, cond=cond))
@@ -600,6 +605,11 @@ class SystemSimulator:
         try:
             sel = select_modes(lists, trial, consistent)
         except InconsistentContacts:
+            for c, lst in zip(pts, lists):         # a selection that found nothing counts too
+                if any(mode == STICK for mode, _, _ in lst):
+                    log.selections.append(dict(t=t, point=self.names[c], n_consistent=0,
+                                               consistent=[], chosen=None, slip_dir_agrees=None,
+                                               F_stick=None))
             if painleve:
                 raise painleve_stop(next(iter(painleve))) from None
             raise
