@@ -319,7 +319,8 @@ def simulate(case="3.2", model: str = "frictionless", t_end: float = 2.0, *,
         res.samples = res.samples_at(np.where(st <= res.t_end, st, np.nan) if err else st)
     if err is not None:
         modes = err.modes
-        raise SimulationError(str(err), t=err.t, state=next(iter(modes.values()), "FREE"),
+        raise SimulationError(f"{run.model}: {err}", t=err.t,
+                              state=next(iter(modes.values()), "FREE"),
                               model=run.model, cause=str(err).split("; contact modes")[0],
                               result=res)
     return res

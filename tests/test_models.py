@@ -131,11 +131,13 @@ def test_claims_table_complete(claims):
 def test_stick_never_reached_in_paper_model():
     """docs/model.md section 14: with the inextensible beam the stick test demands |F_t|/N far above mu.
     Recorded as a finding: no stick interval in either hybrid model, and every stick test that
-    found compression demanded a ratio above the model's limit."""
+    found compression demanded a ratio above the model's limit (a trial whose own two rows are
+    numerically dependent, cond S > 1e10, determines no friction force: its ratio is NaN and it
+    is not a stick)."""
     for m in ("hybrid_coulomb", "hybrid_lugre"):
         r = run(m)
         assert sum(len(im["stick_intervals"]) for im in r.impacts) == 0
-        ratios = [s["ratio"] for s in r.stick_tests if s["N"] > 0]
+        ratios = [s["ratio"] for s in r.stick_tests if s["N"] > 0 and np.isfinite(s["ratio"])]
         assert ratios and min(ratios) > s_limit(r)
 
 

@@ -57,7 +57,7 @@ def test_without_the_rule_the_rebounds_accumulate():
         fl.simulate("3.2", "frictionless", 0.4, e=0.5, v_zeno=0.0, event_cap=500)
     assert "v_zeno" in err.value.cause
     jumps = err.value.result.jumps
-    assert len(jumps) > 500
+    assert len(jumps) >= 500            # every event of the cluster is a rebound (the cap: 500)
     # the approach speeds stop decreasing: the tip is still pushed into the slope
     assert abs(jumps[-1]["v_n_minus"]) > 1e-5
 

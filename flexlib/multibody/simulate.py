@@ -195,7 +195,8 @@ class SystemSimulator:
         separation) and, with friction along its normal solve, the Painleve margin; a sticking
         point its friction limit and its slip velocity (|v_t| > Dv: drift); a slipping point its
         slip velocity crossing zero, once armed (it slid faster than Dv in this slip), and until
-        then |v_t| reaching Dv.  A penalty point watches its gap both ways."""
+        then |v_t| reaching Dv.  A penalty point in contact watches its gap opening; a free one
+        is re-armed like a constraint point (the floor is then its gap's own round-off)."""
         active = np.zeros(K.NEV, dtype=np.bool_)
         direction = np.full(K.NEV, -1.0)
         eoff = np.zeros(K.NEV)
@@ -205,9 +206,9 @@ class SystemSimulator:
             e0 = K.NEK * c
             mode = int(disc[4 * c + K.D_MODE])
             v = self.contact_values(out, c)
-            if law.method == "penalty":
-                active[e0 + K.EV_GAP] = True
-                direction[e0 + K.EV_GAP] = -1.0 if mode == FREE else 1.0
+            if law.method == "penalty" and mode != FREE:
+                active[e0 + K.EV_GAP] = True           # the gap opens: the contact ends
+                direction[e0 + K.EV_GAP] = 1.0
                 continue
             if mode == FREE:
                 rearm = self.last_sep[c] + self.solver.dt_rearm
@@ -297,13 +298,24 @@ class SystemSimulator:
             n_events += 1
             t_last = t
             if n_events > self.solver.event_cap * max(self.nc, 1):
-                raise self._error(f"more than {self.solver.event_cap} events per contact point in "
-                                  f"one cluster of events from t = {t_first:.9g} s to "
-                                  f"t = {t:.9g} s (events closer than t_cluster = "
-                                  f"{self.solver.t_cluster:g} s to each other: an accumulation "
-                                  f"of impacts)", t, disc, list(range(self.nc)), log, wall0)
+                raise self._error(f"event cap reached: more than {self.solver.event_cap} events "
+                                  f"per contact point in one cluster of events from "
+                                  f"t = {t_first:.9g} s to t = {t:.9g} s (events closer than "
+                                  f"t_cluster = {self.solver.t_cluster:g} s to each other): "
+                                  f"{self._chatter_cause()}", t, disc, list(range(self.nc)), log,
+                                  wall0)
             y, disc = self._handle(t, y, disc, sol.event_mask, log, wall0)
         return SystemResult(self, log, time.perf_counter() - wall0)
+
+    def _chatter_cause(self) -> str:
+        """The likely reason for an event-cap stop, from the laws that produce one."""
+        bouncy = [law for law in self.laws if law.method == "constraint" and law.e > 0.0]
+        if bouncy:
+            return (f"a long sequence of restitution rebounds (e = {bouncy[0].e:g}) faster than "
+                    f"v_zeno = {bouncy[0].v_zeno:g} m/s, or contact modes that do not settle (a "
+                    f"larger v_zeno ends rebound sequences sooner)")
+        return ("contact modes that do not settle: repeated micro-impacts or stick/slip "
+                "switching within one cluster of impacts")
 
     def _error(self, msg, t, disc, points, log, wall0):
         from .result import SystemResult
@@ -379,6 +391,8 @@ class SystemSimulator:
                     disc[4 * c] = FREE
                     y = y.copy()
                     y[2 * self.nq + c] = 0.0      # no bristle state in flight
+                    self.last_sep[c] = t          # re-armed like a constraint point
+                    self.floor[c] = math.nan
             else:
                 fired.setdefault(c, set()).add(kind)
         if not fired:
@@ -434,6 +448,11 @@ class SystemSimulator:
                         cands[c] = self._onset_candidates(c, out)
                 disc = self._choose(t, y, disc, log, cands)
         except InconsistentContacts as exc:
+            for c, lst in cands.items():           # a selection that found nothing counts too
+                if any(mode == STICK for mode, _, _ in lst):
+                    log.selections.append(dict(t=t, point=self.names[c], n_consistent=0,
+                                               consistent=[], chosen=None, slip_dir_agrees=None,
+                                               F_stick=None))
             raise self._error(f"no consistent contact modes at t = {t:.9g} s ({exc}): a "
                               f"Painleve-type inconsistency, a tangential impact would be needed",
                               t, disc, list(cands), log, wall0) from None
@@ -480,12 +499,16 @@ class SystemSimulator:
             if int(disc[4 * c]) != FREE or (v["gap"] <= GAP_TOL and v["v_n"] <= VN_TOL):
                 pts.append(c)
         vn = np.array([self.contact_values(out, c)["v_n"] for c in pts])
-        if not len(pts) or not (vn < -VN_TOL).any():
+        # a landing (free) point approaches when v_n < 0, however slowly (the impact law of one
+        # point has no threshold); a closed point only beyond VN_TOL (its drift is not an impact)
+        landing = np.array([int(disc[4 * c]) == FREE for c in pts], dtype=bool)
+        approaching = np.where(landing, vn < 0.0, vn < -VN_TOL)
+        if not len(pts) or not approaching.any():
             return y, pts, []
         M, G, X = self.delassus(y, pts)
         e = np.array([self.laws[c].e if -vn[k] >= self.laws[c].v_zeno else 0.0
                       for k, c in enumerate(pts)])
-        closed = vn >= -VN_TOL
+        closed = ~approaching
         imp = newton_impact(G, vn, e, closed)
         dqd = X @ imp.Lambda
         T0 = 0.5 * y[self.nq:2 * self.nq] @ M @ y[self.nq:2 * self.nq]
@@ -571,9 +594,11 @@ class SystemSimulator:
                     # determined friction force (the basic solution sets it to 0): not certified
                     ok.append(N_ok and abs(v["F_t"]) <= law.mu_lim * v["N"]
                               and cond * K.RANK_TOL <= 1.0)
+                    # (an uncertified stick's F_t = 0 is no ratio: NaN)
                     log.stick_tests.append(dict(
                         t=t, point=self.names[c], N=v["N"], F_t=v["F_t"], mu_lim=law.mu_lim,
-                        ratio=abs(v["F_t"]) / v["N"] if v["N"] > 0.0 else math.nan, cond=cond))
+                        ratio=abs(v["F_t"]) / v["N"] if v["N"] > 0.0 and cond * K.RANK_TOL <= 1.0
+                        else math.nan, cond=cond))
                     if not cond <= COND_S_MAX:
                         raise _ContactStop(
                             f"singular stick test at point {self.names[c]!r} at t = {t:.9g} s: "
@@ -605,11 +630,6 @@ class SystemSimulator:
         try:
             sel = select_modes(lists, trial, consistent)
         except InconsistentContacts:
-            for c, lst in zip(pts, lists):         # a selection that found nothing counts too
-                if any(mode == STICK for mode, _, _ in lst):
-                    log.selections.append(dict(t=t, point=self.names[c], n_consistent=0,
-                                               consistent=[], chosen=None, slip_dir_agrees=None,
-                                               F_stick=None))
             if painleve:
                 raise painleve_stop(next(iter(painleve))) from None
             raise
