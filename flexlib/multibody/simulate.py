@@ -252,6 +252,14 @@ class SystemSimulator:
         _, out = self.evaluate(t, y, disc)         # the phase's start
         active, direction, eoff, t_stop = self._events(t, out, disc)
         self._watched = (active, direction, eoff)
+        if s.method != "DOP853":
+            # scipy's integrators (the implicit ones for comparison): the same right-hand side
+            # and events, evaluated from Python
+            return integrator.ScipyPhase(
+                lambda tt, yy: self.evaluate(tt, yy, disc),
+                lambda o: o[K.O_EV:K.O_EV + K.NEV] - eoff, float(t), y, float(t_stop), s.method,
+                rtol=max(s.rtol, 1e-13), atol=atol, max_step=float(max_step), active=active,
+                direction=direction)
         res = self._integrate(float(t), y, float(t_stop), 0, 0, 0, disc, self.S,
                               max(s.rtol, 1e-13), atol, float(max_step), 0.0, active, direction,
                               np.zeros(4), eoff, int(s.max_steps_phase), True)

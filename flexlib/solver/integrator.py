@@ -43,8 +43,8 @@ import numpy as np
 
 from .. import _jit
 
-__all__ = ["specialize", "dense_eval", "dense_point", "PhaseSolution", "MESSAGES", "EVENT_TIE",
-           "COMPILED"]
+__all__ = ["specialize", "dense_eval", "dense_point", "PhaseSolution", "ScipyPhase", "MESSAGES",
+           "EVENT_TIE", "COMPILED"]
 
 EVENT_TIE = 1e-15           # s: events whose roots are this close to the earliest fire together
 SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
@@ -761,3 +761,62 @@ def specialize(kern):
         _jit.flush_stale_cache(compiled, "integrator.kernel-sha256", _jit.SOURCE_STAMP)
     _SPECIALIZED[key] = (kern, g["integrate_phase"])
     return g["integrate_phase"]
+
+
+class ScipyPhase:
+    """One phase integrated by :func:`scipy.integrate.solve_ivp` (``method`` "RK45", "Radau",
+    "BDF", "LSODA" or "DOP853-scipy"), shaped like a :class:`PhaseSolution`: ``t``, ``y``,
+    ``status`` (0 t_end, 1 event, -1 failure), ``message``, ``event_mask``, ``nfev`` and the
+    dense output ``sol(t)`` (scipy's ``OdeSolution``).  ``rhs(t, y)`` gives (dy/dt, out) and
+    ``events(out)`` the event functions (their offsets subtracted); ``active`` and ``direction``
+    choose the terminal events, as for the compiled integrator."""
+
+    def __init__(self, rhs, events, t0, y0, t_end, method, *, rtol, atol, max_step, active,
+                 direction):
+        from scipy.integrate import solve_ivp
+        cache = {}
+
+        def evaluate(t, y):
+            key = (t, y.tobytes())
+            if key not in cache:
+                cache.clear()
+                cache[key] = rhs(t, y)
+            return cache[key]
+
+        idx = [int(i) for i in np.flatnonzero(active)]
+        funcs = []
+        for i in idx:
+            def g(t, y, i=i):
+                return float(events(evaluate(t, y)[1])[i])
+            g.terminal, g.direction = True, float(direction[i])
+            funcs.append(g)
+        name = "DOP853" if method == "DOP853-scipy" else method
+        sol = solve_ivp(lambda t, y: evaluate(t, y)[0], (t0, t_end), y0, method=name, rtol=rtol,
+                        atol=atol, max_step=max_step, events=funcs or None, dense_output=True)
+        self.t, self.y, self.message = sol.t, sol.y, sol.message
+        self.status = -1 if sol.status < 0 else int(sol.status)
+        self.success = self.status >= 0
+        self.nfev = self.n_rhs = int(sol.nfev)
+        self.n_steps = len(sol.t) - 1
+        self.event_mask = 0
+        if sol.status == 1:
+            t_hit = min(te[0] for te in sol.t_events if len(te))
+            for k, te in enumerate(sol.t_events):
+                if len(te) and abs(te[0] - t_hit) <= EVENT_TIE:
+                    self.event_mask |= 1 << idx[k]
+            self.t_event, self.y_event = t_hit, sol.y[:, -1]
+        self._dense = sol.sol
+
+    @property
+    def events(self):
+        """Indices of the events located at the phase's end, ascending."""
+        return [i for i in range(self.event_mask.bit_length()) if (self.event_mask >> i) & 1]
+
+    @property
+    def sol(self):
+        """The dense output: the object itself, as for :class:`PhaseSolution`."""
+        return self
+
+    def __call__(self, t):
+        """The state(s) at ``t`` from scipy's dense output."""
+        return self._dense(t)
