@@ -148,7 +148,7 @@ def compare(ra, rb, key, t0, t1, jump_window=JUMP_WINDOW) -> Diff:
         inw = lambda t: (t >= t0) & (t <= t1)
     # the union of both runs' samples, up to where both have data (a stopped run ends early)
     grid = np.union1d(ta[inw(ta)], tb[inw(tb)])
-    grid = grid[grid <= min(ra.t_end, rb.t_end)]
+    grid = grid[grid <= min(ta[-1], tb[-1])]
     pairs, unmatched = jump_pairs(ra, rb, t0, t1)
     dt = max((abs(x - y) for x, y in pairs), default=float("nan"))
     near = [(x, y) for x, y in jump_pairs(ra, rb)[0] if abs(x - y) <= jump_window]
