@@ -182,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--only", default=None, metavar="NAMES",
                    help="comma-separated figure names; default: all")
     f.add_argument("--no-studies", action="store_true",
-                   help="skip the expensive studies (mode table, printed multipliers, tolerance, "
+                   help="skip the expensive studies (mode table, tolerance, "
                         "axial modes); default: off (the studies run)")
     n = sub.add_parser("notebooks", help="re-execute every notebook in notebooks/ in place",
                        formatter_class=_Formatter,

@@ -77,7 +77,7 @@ RANGES: dict[str, tuple] = {
     "dt_rearm": (0.0, 1e-3, True, True, "float", "s"),
     "event_cap": (10, 10_000_000, True, True, "int", "-"),
     "max_steps_phase": (100, 100_000_000, True, True, "int", "-"),
-    "multiplier_mode": (None, None, True, True, ("coupled", "printed"), "-"),
+    "multiplier_mode": (None, None, True, True, ("coupled",), "-"),
     "dense_dt": (0.0, 1e-5, False, True, "float", "s"),
     "interior_points": (50, 10_000, True, True, "int", "-"),
 }
@@ -155,8 +155,8 @@ DESCRIPTIONS: dict[str, str] = {
     "event_cap": "most events allowed in one impact; more stops the run (guards against endless "
                  "micro-impacts)",
     "max_steps_phase": "integrator step budget of one phase between two events",
-    "multiplier_mode": "contact multipliers: 'coupled' solves normal and tangential together, "
-                       "'printed' uses the paper's decoupled formulas",
+    "multiplier_mode": "contact multipliers: 'coupled' solves the normal and tangential rows of "
+                       "every contact point together (the only choice)",
     "dense_dt": "sampling step of the plotted and exported histories in contact phases",
     "interior_points": "points along the beam checked for contact with the slope away from the tip",
 }
@@ -458,8 +458,8 @@ class SolverSettings(_Validated):
     cluster (Zeno guard).  ``max_steps_phase`` is the step budget of one phase of the compiled
     integrator (its dense output costs ~1-2 kB per step, so the default 10^6 bounds a phase at
     ~1-2 GB; a legitimate phase of the paper's cases takes < 10^4 steps, a very stiff LuGre
-    bristle equation with mu_d -> 0 many more).  ``multiplier_mode="printed"`` uses the paper's decoupled
-    multipliers (eqs 37, 65, 66) instead of the coupled solve (docs/model.md 8.4).
+    bristle equation with mu_d -> 0 many more).  ``multiplier_mode`` is ``"coupled"``: the
+    multipliers of all constraint rows are solved together (docs/model.md 8.4).
     """
     rtol: float = 1e-8
     atol: float = 1e-10

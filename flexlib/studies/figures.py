@@ -6,8 +6,8 @@ Outputs (all regenerated, never edited by hand):
   and in ``figures/manifest.json``;
 * ``figures/claims.md`` and ``figures/data/claims.json`` (the paper's claims, checked one by one);
 * ``figures/data/*.json``: the expensive studies that the notebooks read instead of recomputing
-  them under nbval: the mode-convergence table (N = 2..6), the tolerance study (10x tighter) and
-  the printed-multipliers runs, plus ``key_numbers.json`` (per-impact tables of the default runs);
+  them under nbval: the mode-convergence table (N = 2..6) and the tolerance study (10x tighter),
+  plus ``key_numbers.json`` (per-impact tables of the default runs);
 * the axial-flexibility study (an extension beyond the paper; :mod:`flexlib.studies.axial`):
   ``figures/data/axial_study.json`` (notebook 07 reads it) and ``figures/axial_*.png``/``.svg``;
 * the contact-constraint method against the continuous contact force method
@@ -42,7 +42,7 @@ from .claims import MEASUREMENT_NOTE, ROBUSTNESS_VARIANTS, add_robustness, claim
 from ..params import paper_case
 from ..paper import SimulationError, simulate
 
-__all__ = ["run_models", "make_all", "mode_study", "tolerance_study", "printed_study", "impact_rows",
+__all__ = ["run_models", "make_all", "mode_study", "tolerance_study", "impact_rows",
            "load_study", "axial_figures", "continuous_figures", "multibody_figures",
            "accuracy_figures", "run_summaries"]
 
@@ -135,25 +135,6 @@ def tolerance_study(models=ALL_MODELS, t_end=2.0, factor=10.0, n_impacts=3):
     return out
 
 
-def printed_study(models=PAPER_MODELS, t_end=2.0, timings=None):
-    """The paper's decoupled multipliers (eqs 37, 65, 66) against the coupled default.
-
-    ``timings``: as in :func:`mode_study` (wall time per model [s])."""
-    out = {}
-    for m in models:
-        with _timed(timings, m):
-            try:
-                r = simulate("3.2", m, t_end, multiplier_mode="printed")
-                msg, ok = "reached t_end", True
-            except SimulationError as err:
-                r, msg, ok = err.result, str(err), False
-        gap = np.abs(r.gap[r.mode > 0]) if (r.mode > 0).any() else np.array([0.0])
-        out[m] = dict(completed=ok, message=msg, t_reached=r.t_end,
-                      impacts=impact_rows(r, 5), max_gap_in_contact=float(gap.max()),
-                      n_events=len(r.events), audit_rel=float(r.audit_residual_max / r.E0))
-    return out
-
-
 def _dump(path: Path, obj):
     from ..result import _jsonable
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -161,7 +142,7 @@ def _dump(path: Path, obj):
 
 
 def load_study(name: str, folder="figures"):
-    """Read a cached study (``mode_study``, ``tolerance_study``, ``printed_study``, ``claims``, ...)."""
+    """Read a cached study (``mode_study``, ``tolerance_study``, ``claims``, ...)."""
     base = Path(folder)
     if not base.is_absolute() and not (base / DATA).exists():
         base = Path(__file__).resolve().parents[2] / folder
@@ -383,8 +364,6 @@ def _make_all(out, only, studies, verbose):
                 _dump(out / DATA / "mode_study.json", mode_study(timings=stamps.setdefault("mode_study", {})))
                 with _timed(stamps, "tolerance_study"):
                     _dump(out / DATA / "tolerance_study.json", tolerance_study())
-                _dump(out / DATA / "printed_study.json",
-                      printed_study(timings=stamps.setdefault("printed_study", {})))
             say(f"studies: {timings['studies']:.1f} s")
             header += "\n\nSensitivity to the number of modes: see `figures/data/mode_study.json` and notebook 06."
             with _timed(timings, "axial_study"):
