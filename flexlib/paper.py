@@ -112,7 +112,7 @@ class BeamRun:
     :meth:`kinematics` evaluate the paper's histories at any states with the engine's compiled
     right-hand side and the body's compiled kinematics (:func:`flexlib.bodies.beam.sample_kinematics`)."""
 
-    dense_in_flight = True           # the engine keeps the 7th-order interpolant of every step
+    dense_in_flight = False          # a flight step gets its 7th-order interpolant on demand
     mult = "coupled"                 # the multipliers of all rows are solved together
 
     def __init__(self, case: Case, model: str, t_end: float, *, multiplier_mode=None,
@@ -178,6 +178,12 @@ class BeamRun:
         solved = (modes == SLIP) | (closed & self.spec.watches_painleve)
         O[:, O_MARGIN] = np.where(solved, outs[:, o + K.OC_MARGIN], np.nan)
         return O
+
+    def dense_step(self, t, y, h, d: PhaseState):
+        """The 7th-order interpolant of the flight step of size ``h`` from (t, y) in phase ``d``
+        (:meth:`flexlib.multibody.simulate.SystemSimulator.dense_step`), or None."""
+        disc = np.array([d.mode, d.dir, d.s_star, d.v_in], float)[:4 * self.nc]
+        return self.engine.dense_step(t, y, h, disc)
 
     def kinematics(self, Y):
         """The tip and potential-energy histories at the states ``Y`` (rows):

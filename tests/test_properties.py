@@ -34,7 +34,6 @@ from hypothesis import HealthCheck, assume, example, given, note, settings
 from hypothesis import strategies as st
 from scipy.integrate import solve_ivp
 
-from flexlib.solver import integrator
 from flexlib.params import paper_case
 from flexlib.paper import SimulationError, simulate
 
@@ -118,15 +117,16 @@ def _e_class(e):
 @pytest.fixture(scope="module", autouse=True)
 def _step_guard():
     """Record the most steps of a phase (and refuse any budget above STEP_GUARD)."""
-    orig = integrator.solve_phase
+    from flexlib.multibody.simulate import SystemSimulator
+    orig = SystemSimulator._phase
 
-    def guarded(*args, **kw):
-        assert int(kw.get("max_steps", 0)) <= STEP_GUARD, "a phase ran without the test's budget"
-        sol = orig(*args, **kw)
+    def guarded(self, *args, **kw):
+        assert self.solver.max_steps_phase <= STEP_GUARD, "a phase ran without the test's budget"
+        sol = orig(self, *args, **kw)
         STATS["run_phase_steps"] = max(STATS["run_phase_steps"], int(sol.n_steps))
         return sol
     mp = pytest.MonkeyPatch()
-    mp.setattr(integrator, "solve_phase", guarded)
+    mp.setattr(SystemSimulator, "_phase", guarded)
     yield
     mp.undo()
 

@@ -133,23 +133,31 @@ def test_flight_steps_get_the_interpolant_the_integrator_would_have_stored(runs)
     in a flight step takes that step again with it.  The coefficients equal those of the same
     phase integrated with the interpolant on every step (same steps: the same bits but for the
     last bits of t + h)."""
-    from flexlib.solver import integrator
+    from flexlib.multibody import kernel as K
     res = runs["frictionless"]
     tr = res.trajectory
     T, Y, H, F0 = (a[:tr.off[1]] for a in (tr.T_all, tr.Y_all, tr.H_all, tr.F_all))
     assert tr.mode[0] == 0 and len(T) > 10   # the first flight, 0 .. first contact
-    sim = tr.sim
-    dense = integrator.solve_phase(T[0], Y[0], T[-1], 0, sim._model_code,
-                                   sim._mult_code, sim._par(tr.discs[0]), sim._arrs,
-                                   rtol=sim.sol.rtol, atol=sim.atol, events=[0],
-                                   offsets=None, dense=True)
-    # the same steps up to the event step (whose location here uses no gap floor)
-    assert np.array_equal(dense.t[:-2], T[:-2])
-    k = len(T) // 2
+    eng = tr.sim.engine
+    # the same phase, every step with its interpolant, up to the first contact (no event)
+    s = eng.solver
+    none = np.zeros(K.NEV, dtype=np.bool_)
+    dense = eng._integrate(T[0], Y[0].copy(), T[-2], 0, 0, 0, np.zeros(4), eng.S,
+                           s.rtol, eng._atol(len(Y[0])), s.max_step_free, 0.0, none,
+                           np.zeros(K.NEV), np.zeros(4), np.zeros(K.NEV), 10 ** 6, True)
+    t_d, F_d = dense[2], dense[5]
+    k = len(T) // 3
+    assert np.array_equal(t_d[:k + 2], T[:k + 2])           # the same steps
     assert not tr.full[k] and not np.any(F0[k][3:])   # not computed during the run
-    F = sim.dense_step(T[k], Y[k], H[k], tr.discs[0])
-    assert np.allclose(F, dense.F[k], rtol=1e-12, atol=1e-15 * np.max(np.abs(dense.F[k])))
+    F = tr.sim.dense_step(T[k], Y[k], H[k], tr.discs[0])
+    assert np.allclose(F, F_d[k], rtol=1e-12, atol=1e-15 * np.max(np.abs(F_d[k])))
     assert np.max(np.abs(F[3:])) > 0.0
+    # and a sample there is what the completed interpolant gives
+    tq = T[k] + 0.37 * H[k]
+    y_full = res.trajectory.states_at([tq])[1][0]
+    from flexlib.solver.integrator import dense_eval
+    y_ref = dense_eval(t_d, dense[3], dense[4], F_d, np.array([tq]))[:, 0]
+    assert np.allclose(y_full, y_ref, rtol=1e-12, atol=1e-15)
 
 
 def test_the_smallest_painleve_margin_is_the_minimum_of_the_interpolant(runs):

@@ -54,8 +54,25 @@ class SystemResult:
         Y = np.empty((len(times), len(self.phases[0].sol.y[:, 0])))
         for k, t in enumerate(times):
             i = max(int(np.searchsorted(starts, t, side="right")) - 1, 0)
-            Y[k] = self.phases[i].sol(min(t, self.phases[i].sol.t[-1]))
+            tq = min(t, self.phases[i].sol.t[-1])
+            self._complete(self.phases[i], tq)
+            Y[k] = self.phases[i].sol(tq)
         return Y
+
+    def _complete(self, phase, t):
+        """Give the step of ``phase`` that holds ``t`` its 7th-order interpolant if the run took
+        it without (a flight step), so that a sample there is as accurate as one in contact."""
+        sol = phase.sol
+        if phase.dense or len(sol.t) < 2:
+            return
+        j = min(max(int(np.searchsorted(sol.t, t, side="right")) - 1, 0), len(sol.t) - 2)
+        if t == sol.t[j] or np.any(sol.F[j][3:]):
+            return                      # a step point (exact), or a step that has it already
+        F = self.sim.dense_step(sol.t[j], sol.y[:, j], sol.hs[j], phase.disc)
+        if F is None:
+            raise RuntimeError(f"the flight step at t = {sol.t[j]:.9g} s could not be taken "
+                               f"again with its interpolant")
+        sol.F[j] = F
 
     def _phase_at(self, times):
         starts = np.array([p.sol.t[0] for p in self.phases])

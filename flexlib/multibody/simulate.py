@@ -61,11 +61,14 @@ class SystemSimulationError(RuntimeError):
 
 @dataclass
 class Phase:
-    """One integrated phase: its solution, the discrete state it ran with and the number of
-    jumps before it."""
+    """One integrated phase: its solution, the discrete state it ran with, the number of
+    jumps before it and whether every step carries the 7th-order interpolant (a flight phase is
+    integrated without it, but for its last step: :meth:`SystemSimulator.dense_step` adds it
+    to a step where a sample needs it)."""
     sol: object
     disc: np.ndarray
     n_jumps: int = 0
+    dense: bool = True
 
 
 @dataclass
@@ -243,12 +246,34 @@ class SystemSimulator:
                                    for c, law in enumerate(self.laws)
                                    if law.method == "constraint" and int(disc[4 * c]) != FREE)
 
+    def _atol(self, n):
+        """The absolute tolerances of the state's components."""
+        atol = np.full(n, self.solver.atol)
+        atol[2 * self.nq:2 * self.nq + self.nc] *= 1e-4      # the bristle deflections z ~ 1e-5 m
+        return atol
+
+    def closed(self, disc) -> bool:
+        """Some contact point is in contact (not FREE) in the discrete state ``disc``."""
+        return any(int(disc[4 * c]) != FREE for c in range(self.nc))
+
+    def dense_step(self, t, y, h, disc):
+        """The 7th-order interpolant's coefficients (7, ny) of the step of size ``h`` from (t, y)
+        in the phase ``disc``, taken again with the interpolant (a flight phase runs without it),
+        or None if the integrator does not take it as one step."""
+        s = self.solver
+        none = np.zeros(K.NEV, dtype=np.bool_)
+        res = self._integrate(float(t), np.ascontiguousarray(y, float), float(t + h), 0, 0, 0,
+                              disc, self.S, max(s.rtol, 1e-13), self._atol(len(y)), float(h),
+                              float(h), none, np.zeros(K.NEV), np.zeros(4), np.zeros(K.NEV), 2,
+                              True)
+        sol = integrator.PhaseSolution(res)
+        return sol.F[0] if len(sol.t) == 2 and sol.status == 0 else None
+
     def _phase(self, t, y, disc):
         s = self.solver
-        closed = any(int(disc[4 * c]) != FREE for c in range(self.nc))
+        closed = self.closed(disc)
         max_step = s.max_step_contact if closed else s.max_step_free
-        atol = np.full(len(y), s.atol)
-        atol[2 * self.nq:2 * self.nq + self.nc] *= 1e-4      # the bristle deflections z ~ 1e-5 m
+        atol = self._atol(len(y))
         _, out = self.evaluate(t, y, disc)         # the phase's start
         active, direction, eoff, t_stop = self._events(t, out, disc)
         self._watched = (active, direction, eoff)
@@ -262,7 +287,7 @@ class SystemSimulator:
                 direction=direction)
         res = self._integrate(float(t), y, float(t_stop), 0, 0, 0, disc, self.S,
                               max(s.rtol, 1e-13), atol, float(max_step), 0.0, active, direction,
-                              np.zeros(4), eoff, int(s.max_steps_phase), True)
+                              np.zeros(4), eoff, int(s.max_steps_phase), closed)
         return integrator.PhaseSolution(res)
 
     def run(self, progress=None):
@@ -289,7 +314,8 @@ class SystemSimulator:
             if progress is not None:
                 progress(t, self.t_end)
             sol = self._phase(t, y, disc)
-            log.phases.append(Phase(sol, disc.copy(), len(log.jumps)))
+            log.phases.append(Phase(sol, disc.copy(), len(log.jumps),
+                                    self.closed(disc) or not isinstance(sol, integrator.PhaseSolution)))
             t0, t, y = t, float(sol.t[-1]), sol.y[:, -1].copy()
             if sol.status < 0:
                 raise self._error(f"the integrator failed at t = {t:.9g} s: {sol.message}", t, disc,
