@@ -253,50 +253,49 @@ display(Markdown(f'''
 
 The beam of notebooks 01–09 is the smallest system of this kind: one body on a ground hinge, the
 slope a half-plane with the outward normal $(-\sin\alpha, \cos\alpha)$, and the tip a contact
-point. The case `beam-on-slope` builds it from these parts, and the multibody solver runs it. The
-paper's figures come from the single-beam solver of notebooks 01–09; below, the two run case 3.2
-with hybrid Coulomb friction over 0–0.6 s (the first impact at 0.333 s and the flight after it).
-Their mass matrices and forces are the same code; their linear solves, event searches and mode
-selections are separate implementations.
+point. The case `beam-on-slope` builds it from these parts, and `fl.simulate("3.2", ...)` runs
+exactly that system: every case runs on the one engine. Before flexlib had one engine, the paper's
+cases ran on a simulator of their own, written for the single beam; its runs of case 3.2 were stored
+(`tests/data/parity_gate/`) before it was removed. Below, the engine's run of case 3.2 with hybrid
+Coulomb friction over 0–0.6 s (the first impact at 0.333 s and the flight after it) against that
+record.
 """),
     code(r"""
+import json
 from flexlib.viz import plots
 
-paper = fl.paper_case("3.2")
-single = fl.simulate(paper, "hybrid_coulomb", 0.6)
-as_system = simulate("beam-on-slope", "hybrid_coulomb", t_end=0.6)
-ts = np.linspace(0.0, 0.6, 1201)
-th_single = single.sample(ts, "theta")
-th_system = as_system.history(ts)["beam.theta"]
-t1, t1s = single.impacts[0]["t_start"], as_system.impacts[0]["t_start"]
+record = json.loads(open("../tests/data/parity_gate/case32_hybrid_coulomb.json").read())
+ts = np.array(record["t"])
+th_record = np.array(record["q"])[:, 0]
+engine = fl.simulate(fl.paper_case("3.2"), "hybrid_coulomb", 0.6)
+th_engine = engine.sample(ts, "theta")
+t1 = engine.impacts[0]["t_start"]
 
 fig, axs = plt.subplots(1, 2, figsize=(11, 3.4))
 st = plots.style("hybrid_coulomb")
-axs[0].plot(ts, np.degrees(th_single), color=st["color"], label="single-beam solver (case 3.2)")
-axs[0].plot(ts, np.degrees(th_system), color="k", ls=":", lw=2, label="multibody solver (beam-on-slope)")
+axs[0].plot(ts, np.degrees(th_record), color=st["color"], label="the single-beam simulator's record")
+axs[0].plot(ts, np.degrees(th_engine), color="k", ls=":", lw=2, label="the engine (case 3.2)")
 axs[0].set(xlabel="t [s]", ylabel=r"$\theta$ [deg]", title="the beam's angle")
 axs[0].legend()
-axs[1].semilogy(ts, np.maximum(np.abs(th_system - th_single), 1e-17), color=st["color"])
+axs[1].semilogy(ts, np.maximum(np.abs(th_engine - th_record), 1e-17), color=st["color"])
 axs[1].axvline(t1, color="0.5", lw=0.8, ls="--", label="first contact")
-axs[1].set(xlabel="t [s]", ylabel=r"$|\Delta\theta|$ [rad]", title="multibody minus single-beam",
+axs[1].set(xlabel="t [s]", ylabel=r"$|\Delta\theta|$ [rad]", title="engine minus record",
            ylim=(1e-17, 1e-4))
 axs[1].legend()
 fig.tight_layout()
 plt.show()
 before, after = ts < t1, ts >= t1
 display(Markdown(f'''
-* First contact: {t1:.12f} s (single-beam), {t1s:.12f} s (multibody), {fl.text.num(abs(t1s - t1), 2)} s apart.
-* $|\\Delta\\theta|$ up to it: {fl.text.num(np.abs(th_system - th_single)[before].max(), 2)} rad (round-off); after it: up to
-  {fl.text.num(np.abs(th_system - th_single)[after].max(), 2)} rad.
+* First contact: {t1:.12f} s (engine), {record["impact_starts"][0]:.12f} s (record),
+  {fl.text.num(abs(t1 - record["impact_starts"][0]), 2)} s apart.
+* $|\\Delta\\theta|$ up to it: {fl.text.num(np.abs(th_engine - th_record)[before].max(), 2)} rad; after it: up to
+  {fl.text.num(np.abs(th_engine - th_record)[after].max(), 2)} rad.
 '''))
 """),
     md(r"""
-Up to the first contact the two agree to round-off. After it they part by a few $10^{-7}$ rad:
-when the tip leaves the slope with zero normal force, the multibody solver watches it for a gap
-$10^{-8}$ m below the slope (so that a point resting beside a closed one is not re-struck by the
-round-off of its neighbour's constraint), and the tip lands again about $10^{-8}$ s late. That
-threshold is a choice of the multibody solver for several contact points; the single-beam solver,
-with one point, uses $10^{-12}$ m.
+The two agree to round-off through the impact and the flight after it: the same equations, the same
+rules at the contact point, the same integrator and error norm. (tests/test_parity_gate.py holds the
+engine to these records for all four constraint models.)
 
 """),
     md(r"""
