@@ -145,6 +145,9 @@ def register(spec: ModelSpec) -> ModelSpec:
     if spec.friction.name == "modified_coulomb" and spec.contact.constraint:
         raise ValueError(f"model {spec.id!r}: modified Coulomb friction is a penalty contact's "
                          f"law (valid contact law: penalty)")
+    if spec.friction.name == "coulomb" and spec.has_contact and not spec.contact.constraint:
+        raise ValueError(f"model {spec.id!r}: a penalty contact has no stick state for hard "
+                         f"Coulomb friction (valid friction laws: none, modified_coulomb, lugre)")
     REGISTRY[spec.id] = spec
     return spec
 
@@ -168,8 +171,9 @@ for _spec in (
         ModelSpec("lugre", TIP_ON_SLOPE, LUGRE, False, "unified LuGre", "#009E73", (0, (1, 1.2)),
                   1.8, "unified LuGre: LuGre friction throughout the contact, no stick/slip switching",
                   plot_kw=(("marker", "^"), ("ms", 5), ("markevery", (0.06, 0.09)))),
-        ModelSpec("continuous", PENALTY, NO_FRICTION, False, "continuous", "#999933",
-                  (0, (4, 2)), 1.4, "continuous contact force: penalty normal force, no friction"),
+        ModelSpec("continuous", PENALTY, NO_FRICTION, False, "continuous", "#E69F00", "-", 1.8,
+                  "continuous contact force: penalty normal force, no friction (the elastic Hertz "
+                  "impact of the multibody cases)"),
         ModelSpec("continuous_coulomb", PENALTY, MODIFIED_COULOMB, False, "continuous Coulomb",
                   "#CC79A7", (0, (6, 1.5, 1.5, 1.5)), 1.6,
                   "continuous contact force: penalty normal force, modified Coulomb friction",

@@ -129,7 +129,7 @@ def test_a_law_from_outside_has_its_own_curve_style_and_name(ex):
     st = mbp.curve_style("", res)
     assert st["label"] == ex.STRIBECK.name
     assert mbp.curve_style("mine", res)["label"] == "mine"
-    taken = {s.style()["color"] for s in models.REGISTRY.values()} | {mbp.CONTINUOUS_STYLE["color"]}
+    taken = {s.style()["color"] for s in models.REGISTRY.values()}
     assert st["color"] not in taken
     assert mbp.model_of(ex.run("hybrid_coulomb", t_end=0.05)) == "hybrid_coulomb"
 

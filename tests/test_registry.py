@@ -9,7 +9,7 @@ def test_model_lists_are_views_of_the_registry():
     assert flexlib.MODELS == tuple(models.REGISTRY) == models.MODELS
     assert models.CONTACT_MODELS == ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
     assert set(models.FRICTION_MODELS) == {"hybrid_coulomb", "hybrid_lugre", "lugre"}
-    assert models.CONTINUOUS_MODELS == ("continuous_coulomb", "continuous_lugre")
+    assert models.CONTINUOUS_MODELS == ("continuous", "continuous_coulomb", "continuous_lugre")
     assert set(models.MODELS) == {"free", *models.CONTACT_MODELS, *models.CONTINUOUS_MODELS}
     assert models.canonical_model("Hybrid-LuGre") == "hybrid_lugre"
     with pytest.raises(ValueError, match="valid models: free, frictionless"):
@@ -43,15 +43,22 @@ def test_bad_combinations_are_refused():
     with pytest.raises(ValueError, match="stick/slip switching"):
         models.register(models.ModelSpec("x2", models.TIP_ON_SLOPE, models.NO_FRICTION, True, "",
                                          "k", "-", 1.0, ""))
-    odd = models.FrictionLaw("odd", 7, False, (0.0,), "mu_d")
-    with pytest.raises(ValueError, match="not implemented by the kernel"):
+    odd = models.FrictionLaw("odd", False, (0.0,), "mu_d")
+    with pytest.raises(ValueError, match="'odd' is not built in.*brings no custom law"):
         models.register(models.ModelSpec("x3", models.TIP_ON_SLOPE, odd, False, "", "k", "-", 1.0, ""))
-    with pytest.raises(ValueError, match="not implemented by the kernel"):   # penalty + hard Coulomb
+    with pytest.raises(ValueError, match="no stick state for hard Coulomb"):   # penalty + Coulomb
         models.register(models.ModelSpec("x4", models.PENALTY, models.COULOMB, False, "", "k", "-",
                                          1.0, ""))
+    with pytest.raises(ValueError, match="a penalty contact's law"):   # constraint + modified
+        models.register(models.ModelSpec("x6", models.TIP_ON_SLOPE, models.MODIFIED_COULOMB, False,
+                                         "", "k", "-", 1.0, ""))
+    bad = models.FrictionLaw("bad", False, (0.0,), "mu_d", custom=object())
+    with pytest.raises(ValueError, match="valid is a flexlib.multibody.laws.FrictionLaw"):
+        models.register(models.ModelSpec("x7", models.TIP_ON_SLOPE, bad, False, "", "k", "-", 1.0,
+                                         ""))
     with pytest.raises(ValueError, match="stick/slip switching"):
         models.register(models.ModelSpec("x5", models.PENALTY, models.LUGRE, True, "", "k", "-",
                                          1.0, ""))
     with pytest.raises(ValueError, match="already registered"):
         models.register(models.get("lugre"))
-    assert not {"x1", "x2", "x3", "x4", "x5"} & set(models.REGISTRY)
+    assert not {"x1", "x2", "x3", "x4", "x5", "x6", "x7"} & set(models.REGISTRY)

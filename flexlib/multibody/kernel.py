@@ -180,8 +180,9 @@ def _drive_rows(t, y, S, G, A, r, act, kin, out, m, nq):
     - beta^2 (theta - theta0 - phi) (:mod:`flexlib.multibody.drives`); returns the new number of
     rows.  Every body's drive torque output is reset (0 for a body not driven)."""
     chi, beta = S.gflt[0], S.gflt[1]
-    for b in range(S.bint.shape[0]):
+    for b in range(NB_MAX):
         out[O_DRIVE + b] = 0.0
+    for b in range(S.bint.shape[0]):
         bf = S.bflt[b]
         if bf[B_DRIVE] == 0.0:
             continue

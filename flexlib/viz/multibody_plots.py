@@ -24,8 +24,6 @@ __all__ = ["model_of", "is_rigid", "curve_style", "point_colors", "deflection", 
            "fig_contact_forces", "fig_contact_map", "fig_theta_dot", "fig_deflection",
            "fig_energy", "fig_beam_motion", "first_impact_window", "peak_force_shown", "fig_first_impact", "MULTIBODY_FIGURES"]
 
-# the frictionless Hertz contact of the multibody cases (not a single-beam model)
-CONTINUOUS_STYLE = dict(color="#E69F00", ls="-", lw=1.8, label="continuous (Hertz)")
 # a friction law from outside the package (flexlib.multibody.FrictionLaw), labelled by its name
 CUSTOM_STYLE = dict(color="#882255", ls=(0, (5, 2)), lw=1.8)
 _POINT_CMAP = "viridis"
@@ -65,7 +63,7 @@ def curve_style(label: str, result) -> dict:
         st = dict(CUSTOM_STYLE, label=label or result.system.contacts[0].laws.custom.name)
         label = st["label"]
     else:
-        st = dict(CONTINUOUS_STYLE) if m == "continuous" else dict(models.get(m).style())
+        st = dict(models.get(m).style())
     for k in ("marker", "ms", "mfc", "mew", "markevery"):
         st.pop(k, None)                     # the markers' spacing is meant for long single-beam runs
     if is_rigid(result):
