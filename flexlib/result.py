@@ -487,7 +487,8 @@ def impact_record(im) -> dict:
     ``contact``, ``t_start``, ``energy_before``, ``energy_after``, ``jump_impulse`` (the velocity
     jump at the impact's start), ``normal_impulse`` (jumps + integral of N over its episodes),
     ``episodes`` (a list of {t_start, duration, normal_impulse, peak_normal_force}), then the
-    single-beam solver's further numbers."""
+    further numbers a paper case reports (jump losses, works, stick and slip intervals, the
+    mode selections)."""
     eps = im["episode_list"]
     out = dict(contact="tip", t_start=im["t_start"], energy_before=im["energy_before"],
                energy_after=im["energy_after"], jump_impulse=eps[0]["impulse"] if eps else 0.0,
@@ -503,7 +504,7 @@ SELECTION_KEYS = ("n_selections", "selections_unique", "selections_several", "se
 
 
 def selection_counts(selections) -> dict:
-    """Counters of the contact-mode selections (:mod:`flexlib.contact.selection`): how many were made,
+    """Counters of the contact-mode selections (:mod:`flexlib.multibody.simulate`): how many were made,
     how many had exactly one, several or no consistent candidate, and, for hybrid Coulomb, how
     often the chosen slip direction agreed with -sgn(F_t) of the stick trial."""
     n = [s["n_consistent"] for s in selections]

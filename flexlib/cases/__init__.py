@@ -1,11 +1,14 @@
-"""The multibody cases flexlib ships, one module each, and how to build and run them by name.
+"""The cases flexlib ships as systems, one module each, and how to build and run them by name.
 
 A case is an :class:`Option` table, a default model and run time, the shared parameters it has
 no use for (``UNUSED_PARAMS``, refused by the command line), and a function that builds its
 :class:`~flexlib.multibody.system.System`.
 
 Adding a case is writing one module like :mod:`flexlib.cases.double_pendulum` and listing it in
-:data:`CASES`; nothing else in the library knows which case runs.
+:data:`CASES`; nothing else in the library knows which case runs.  The paper's cases 3.1 and 3.2 are
+the system of :mod:`flexlib.cases.beam_on_slope`, which :func:`flexlib.simulate` runs and reads as
+the paper reports it; :func:`simulate` here reports a case as a system
+(:class:`~flexlib.multibody.result.SystemResult`).
 """
 from __future__ import annotations
 

@@ -3,11 +3,13 @@
 Fan et al.'s rotating flexible beam (their section 3.2): a beam hinged to the ground at O, released at
 rest from theta0 = 45 deg, strikes the rigid slope through O1 = (X1, 0) inclined at alpha.  Here the
 beam is a :class:`~flexlib.multibody.system.Body` on a ground hinge, the slope a half-plane with the
-outward normal (-sin alpha, cos alpha) and the tip a contact point, so the general system solver runs
-it.  The paper's figures come from the single-beam solver (``python -m flexlib simulate --case
-3.2``), whose histories are the project's regression fingerprints; this case is the same model run by
-the system code, and tests/test_multibody_paper_case.py compares the two.  A contact point other than
-the tip (``contact_at`` < 1) is a system the single-beam solver cannot run.
+outward normal (-sin alpha, cos alpha) and the tip a contact point, so the system engine
+(:class:`~flexlib.multibody.simulate.SystemSimulator`) runs it like any other system.  The paper's
+cases 3.1 and 3.2 are this system: :func:`flexlib.simulate` builds it (:func:`flexlib.paper.system_of`)
+and reads its run as the paper's quantities, and the figures come from those runs.  As the case
+``beam-on-slope`` it is reported as a system, and its contact point may lie inside the beam
+(``contact_at`` < 1).  tests/test_parity_gate.py holds it to the recorded runs of the single-beam
+simulator that ran the paper's cases before (it has been removed).
 """
 from __future__ import annotations
 
