@@ -1,7 +1,8 @@
 """The paper's case 3.2 on the system engine holds the single-beam simulator's recorded runs.
 
 Before the paper's cases moved to the one engine, the single-beam simulator's runs of case 3.2
-were stored as test data (scripts/record_parity_gate.py, tests/data/parity_gate/): theta and
+were stored as test data (tests/data/parity_gate/, by scripts/record_parity_gate.py of commit
+e8fe4e6, removed with that simulator): theta and
 the modal coordinates at 601 times over 0-0.6 s and every contact episode over 0-1 s, for the
 four constraint models.  The engine that now runs the case must reproduce them: the same
 equations, the same event rules at the contact point, the same integrator and error norm, so

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..solver import integrator
+from ..contact.friction import stribeck_level
 from ..contact.lcp import InconsistentContacts, newton_impact, select_modes
 from ..params import SolverSettings, check_run
 from . import kernel as K
@@ -318,7 +319,8 @@ class SystemSimulator:
                                     self.closed(disc) or not isinstance(sol, integrator.PhaseSolution)))
             t0, t, y = t, float(sol.t[-1]), sol.y[:, -1].copy()
             if sol.status < 0:
-                raise self._error(f"the integrator failed at t = {t:.9g} s: {sol.message}", t, disc,
+                raise self._error(f"the integrator failed at t = {t:.9g} s: {sol.message} "
+                                  f"(likely cause: {self._failure_cause(t, y, disc)})", t, disc,
                                   list(range(self.nc)), log, wall0)
             if sol.status == 0:
                 continue            # t_end, or a point is re-armed
@@ -340,6 +342,37 @@ class SystemSimulator:
                                   wall0)
             y, disc = self._handle(t, y, disc, sol.event_mask, log, wall0)
         return SystemResult(self, log, time.perf_counter() - wall0)
+
+    def _failure_cause(self, t, y, disc) -> str:
+        """The likely reason the integrator could not go on at (t, y): a stiff penalty contact, a
+        LuGre bristle equation too stiff for an explicit method, or an approach to a Painleve
+        singularity, named at its point with the numbers that say so."""
+        try:
+            _, out = self.evaluate(t, y, disc)
+        except Exception:                       # pragma: no cover - a state that cannot be evaluated
+            return "a state the right-hand side cannot evaluate"
+        for c, law in enumerate(self.laws):
+            mode = int(disc[4 * c])
+            if mode == FREE:
+                continue
+            v = self.contact_values(out, c)
+            name = self.names[c]
+            if law.method == "penalty":
+                return (f"a stiff penalty contact at point {name!r} (K = {law.K:.3g}, N = "
+                        f"{v['N']:.4g} N, penetration {max(-v['gap'], 0.0):.3g} m): a smaller "
+                        f"contact stiffness or a larger max_steps_phase")
+            if law.friction == "lugre" and mode != STICK:
+                g = float(stribeck_level(v["v_t"], law.mu_d, law.mu_s, law.v_s))
+                rate = math.inf if g <= 0.0 else law.sigma0 * abs(v["v_t"]) / g
+                if rate > 1e6:
+                    return (f"the LuGre bristle equation too stiff at point {name!r} for the "
+                            f"explicit integrator: sigma0 |v_t| / g(v_t) = {rate:.3g} 1/s at v_t = "
+                            f"{v['v_t']:.4g} m/s, g = {g:.3g} (g falls to mu_d = {law.mu_d:g} for "
+                            f"|v_t| >> v_s; a larger mu_d or a smaller sigma0 keeps it tractable)")
+            if abs(v["margin"]) < 1e-2:
+                return (f"an approach to a Painleve singularity at point {name!r} (slip margin "
+                        f"{v['margin']:.3g})")
+        return "a stiff or singular phase"
 
     def _chatter_cause(self) -> str:
         """The likely reason for an event-cap stop, from the laws that produce one."""
