@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _jit
-from .._jit import compiled, hot
+from .._jit import hot
 from ..bodies.beam import BeamModel, rotate, tip_accel_vp, tip_point, tip_rows_into
 from ..layout import P_L, P_NX, P_NY, P_TX, P_TY, P_X1, P_Y1, pack_params
 from ..solver.linalg import dot_at
