@@ -31,7 +31,7 @@ njit = None             # numba.njit when numba is on
 # Every module whose code or constants are compiled into the physics
 # (tests/test_import_graph.py checks that each module compiling functions here is listed).
 COMPILED_MODULES = ("bodies/beam", "contact/slope",
-                    "contact/jump", "solver/linalg", "contact/friction", "contact/penalty",
+                    "solver/linalg", "contact/friction", "contact/penalty",
                     "layout", "models", "_jit", "multibody/assembly",
                     "multibody/floating", "multibody/kernel", "multibody/laws",
                     "multibody/drives")

@@ -71,7 +71,7 @@ def pack_params(**values) -> np.ndarray:
 
 
 # The slots of the discrete state in ``par``, in the column order of the per-sample discrete
-# state array of :func:`flexlib.solver.kernel.phase_eval_samples`.
+# state array of a paper case's phases (:meth:`flexlib.paper.BeamRun.outputs`).
 DISC_SLOTS = (P_DIR, P_S_STAR, P_V_IN)
 
 

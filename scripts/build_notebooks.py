@@ -302,11 +302,14 @@ changes too (by $\Gamma_q M^{-1}D_n I$).
 **Kinetic energy lost:** $\Delta T = -\tfrac12(1-e^2)\,(v_n^-)^2 / (D_n^\mathsf{T}M^{-1}D_n)$; the quantity
 $m^* = 1/(D_n^\mathsf{T}M^{-1}D_n)$ is the apparent mass of the tip.
 
-Below, the jump is recomputed with `flexlib.contact.jump.impulse_jump` from the state just before the first
-contact of a frictionless run of case 3.2."""),
+Below, the jump is recomputed with the engine's own code from the state just before the first contact of a
+frictionless run of case 3.2: `delassus` gives $M$ and $D_n^\mathsf{T}M^{-1}D_n$ at the state, and Newton's law
+at the contact points is the linear complementarity problem of `flexlib.contact.lcp.newton_impact` (for one
+point it is eqs 39–48)."""),
     code("""
-from flexlib.contact.slope import Slope, tip_contact
-from flexlib.contact.jump import impulse_jump
+from flexlib.contact.lcp import newton_impact
+from flexlib.layout import O_GAP, O_VN, O_VT
+from flexlib.paper import BeamRun
 
 case = fl.paper_case("3.2")
 res = fl.simulate(case, "frictionless", 0.75)
@@ -314,26 +317,44 @@ t_c = res.jumps[0]["t"]
 k = int(np.searchsorted(res.t, t_c, side="left"))          # the sample just before the jump
 q_minus = np.concatenate(([res.theta[k]], res.B[k]))
 qd_minus = np.concatenate(([res.theta_dot[k]], res.B_dot[k]))
-beam, slope = fl.BeamModel(case.beam), Slope.from_params(case.slope)
-M = beam.mass_matrix(q_minus)
-tc = tip_contact(beam, slope, q_minus, qd_minus)
-dqd, impulse, dT = impulse_jump(M, tc.Psi_q, tc.v_n, 0.0)
-after = tip_contact(beam, slope, q_minus, qd_minus + dqd)
-m_star = 1.0 / (tc.Psi_q @ np.linalg.solve(M, tc.Psi_q))
+engine = BeamRun(case, "frictionless", 0.75)               # the engine of the run, at its states
+beam = engine.beam
+
+
+def tip(q, qd):
+    # (gap, v_n, v_t) of the tip at (q, q'): the engine's outputs
+    o = engine.evaluate(t_c, np.concatenate([q, qd, np.zeros(5)]))[1]
+    return o[O_GAP], o[O_VN], o[O_VT]
+
+
+def jump(q, qd, e):
+    # the engine's velocity jump at the tip: (dq', impulse I [N s], dT [J])
+    M, G, X = engine.engine.delassus(np.concatenate([q, qd, np.zeros(5)]), [0])
+    v_n = tip(q, qd)[1]
+    imp = newton_impact(G, np.array([v_n]), np.array([e]))
+    dqd = X @ imp.Lambda
+    return dqd, float(imp.Lambda[0]), 0.5 * (qd + dqd) @ M @ (qd + dqd) - 0.5 * qd @ M @ qd
+
+
+M, G, _ = engine.engine.delassus(np.concatenate([q_minus, qd_minus, np.zeros(5)]), [0])
+gap, v_n, v_t = tip(q_minus, qd_minus)
+dqd, impulse, dT = jump(q_minus, qd_minus, 0.0)
+_, v_n_after, v_t_after = tip(q_minus, qd_minus + dqd)
+m_star = 1.0 / G[0, 0]
 names = ["θ' [rad/s]"] + [f"B{i}' [m/s]" for i in range(1, beam.n + 1)]
 rows = [dict(c=n, before=a, change=d, after=a + d) for n, a, d in zip(names, qd_minus, dqd)]
-rows += [dict(c="v_n [m/s]", before=tc.v_n, change=after.v_n - tc.v_n, after=after.v_n),
-         dict(c="v_t [m/s]", before=tc.v_t, change=after.v_t - tc.v_t, after=after.v_t)]
-display(Markdown(f"First contact at t = {t_c:.6f} s, gap {tc.gap:.1e} m; impulse I = {impulse:.4f} N·s, "
+rows += [dict(c="v_n [m/s]", before=v_n, change=v_n_after - v_n, after=v_n_after),
+         dict(c="v_t [m/s]", before=v_t, change=v_t_after - v_t, after=v_t_after)]
+display(Markdown(f"First contact at t = {t_c:.6f} s, gap {gap:.1e} m; impulse I = {impulse:.4f} N·s, "
                  f"apparent tip mass m* = {m_star:.4f} kg, "
                  f"ΔT = {dT:.4f} J (e = 0)\\n\\n" + nbtools.markdown_table(rows, [
                      ("c", "velocity", "s"), ("before", "before the jump", ".5g"),
                      ("change", "jump Δ", ".5g"), ("after", "after the jump", ".5g")])))
 display(Markdown(
-    f"The tip is stopped in the normal direction (v_n: {tc.v_n:.3f} → {after.v_n:.1e} m/s); the rest of the "
+    f"The tip is stopped in the normal direction (v_n: {v_n:.3f} → {v_n_after:.1e} m/s); the rest of the "
     f"beam keeps moving and bends: θ' changes by {dqd[0]:+.4f} rad/s and the modal rates by "
-    f"{', '.join(f'{d:+.3g}' for d in dqd[1:])} m/s. v_t goes from {tc.v_t:.3f} m/s to "
-    f"{1e3 * after.v_t:.3f} mm/s because the tip of an axially rigid beam can only move perpendicular "
+    f"{', '.join(f'{d:+.3g}' for d in dqd[1:])} m/s. v_t goes from {v_t:.3f} m/s to "
+    f"{1e3 * v_t_after:.3f} mm/s because the tip of an axially rigid beam can only move perpendicular "
     f"to the beam to first order ([docs/model.md §4](../docs/model.md#4-beam-kinematics-floating-frame-and-assumed-modes)), "
     f"and that direction is almost the slope normal at contact."))"""),
     md(r"""
@@ -374,10 +395,10 @@ display(Markdown(
 ## Energy lost in the jump against e"""),
     code("""
 es = np.linspace(0.0, 1.0, 21)
-losses = np.array([-impulse_jump(M, tc.Psi_q, tc.v_n, e)[2] for e in es])
+losses = np.array([-jump(q_minus, qd_minus, e)[2] for e in es])
 fig, ax = plt.subplots(figsize=(6.5, 3.2), constrained_layout=True)
-ax.plot(es, losses, "o", ms=4, label="impulse_jump at the first-contact state")
-ax.plot(es, 0.5 * (1 - es**2) * tc.v_n**2 * m_star, "k-", lw=0.8, label=r"$\\frac{1}{2}(1-e^2)\\,m^*(v_n^-)^2$")
+ax.plot(es, losses, "o", ms=4, label="the engine's jump at the first-contact state")
+ax.plot(es, 0.5 * (1 - es**2) * v_n**2 * m_star, "k-", lw=0.8, label=r"$\\frac{1}{2}(1-e^2)\\,m^*(v_n^-)^2$")
 ax.set_xlabel("coefficient of restitution e [–]")
 ax.set_ylabel(r"kinetic energy lost $-\\Delta T$ [J]")
 ax.grid(True, lw=0.3)
@@ -394,11 +415,10 @@ L = case.beam.L
 theta_c = case.slope.alpha - np.arcsin(case.slope.X1 * np.sin(case.slope.alpha) / L)   # rigid contact angle
 rows = []
 for n in range(1, 9):
-    bm = fl.BeamModel(case.beam.replace(n_modes=n))
-    q = np.zeros(bm.ndof); q[0] = theta_c
-    Dn = tip_contact(bm, slope, q, np.zeros(bm.ndof)).Psi_q
-    ms = 1.0 / (Dn @ np.linalg.solve(bm.mass_matrix(q), Dn))
-    rows.append(dict(n=n, m=ms, loss=0.5 * ms * tc.v_n**2))
+    run_n = BeamRun(case.with_(n_modes=n), "frictionless", 0.75)
+    y = np.zeros(run_n.layout.size); y[0] = theta_c
+    ms = 1.0 / run_n.engine.delassus(y, [0])[1][0, 0]
+    rows.append(dict(n=n, m=ms, loss=0.5 * ms * v_n**2))
 display(Markdown(nbtools.markdown_table(rows, [("n", "modes N", "d"), ("m", "apparent tip mass m* [kg]", ".4f"),
                                                ("loss", "jump loss at v_n⁻ of case 3.2 [J]", ".4f")])))"""),
     md("""
@@ -439,7 +459,7 @@ print(f"max |r|/E(0) = {res.audit_residual_max / res.E0:.1e};  W_N = {res.W_N[-1
 ## Key numbers"""),
     checked("""
 print(f"first contact: t = {nbtools.fmt_time(t_c)}, theta = {res.first_contact['theta']:.4f} rad, "
-      f"v_n- = {tc.v_n:.4f} m/s, v_t- = {tc.v_t:.4f} m/s")
+      f"v_n- = {v_n:.4f} m/s, v_t- = {v_t:.4f} m/s")
 print(f"jump (e = 0): I = {impulse:.3g} N s, m* = {m_star:.4f} kg, energy lost {nbtools.fmt_energy(-dT)}")
 print(f"jump (e = 0.5): energy lost {nbtools.fmt_energy(losses[10])}")
 print(nbtools.key_numbers(res))

@@ -26,7 +26,7 @@ from scipy.optimize import brentq
 
 from flexlib.bodies.beam import BeamModel
 from flexlib.contact.slope import Slope, tip_contact
-from flexlib.contact.jump import impulse_jump
+from flexlib.contact.lcp import newton_impact
 from flexlib.layout import (CONTACT, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_S, O_VN, O_VT, O_ZDOT,
                             SLIP, STICK)
 from flexlib.paper import BeamRun, PhaseState, simulate
@@ -42,6 +42,18 @@ H_L_REF_N3 = np.array([[4.64778, -7.37988, 3.94152], [-7.37988, 32.41740, -22.35
 
 
 # =========================================================================== helpers
+def impulse_jump(M, D_n, v_n_minus, e):
+    """The engine's velocity jump at one point, Newton's law as the LCP of
+    flexlib.contact.lcp.newton_impact with the Delassus number w = D_n M^-1 D_n: (dq', I, dT), the
+    kinetic-energy change from the impulse's work, dT = I (v_n^- + v_n^+) / 2."""
+    X = np.linalg.solve(M, D_n)
+    w = D_n @ X
+    imp = newton_impact(np.array([[w]]), np.array([v_n_minus]), np.array([e]))
+    I = float(imp.Lambda[0])
+    return X * I, I, 0.5 * I * (2.0 * v_n_minus + w * I)
+
+
+
 def own_phi_L(N):
     """Phi_i(L) = 2 (-1)^(i+1) (docs/model.md section 4.1)."""
     return np.array([2.0 * (-1) ** i for i in range(N)])
@@ -290,8 +302,8 @@ def test_impulse_jump_properties(N):
 
 
 def test_impulse_jump_agrees_with_the_numpy_reference():
-    """flexlib.contact.jump.impulse_jump (the simulator's compiled elimination) against the Cholesky
-    statement of eqs (39)-(48) in tests/reference.py."""
+    """The engine's jump at one point (the LCP of flexlib.contact.lcp.newton_impact) against the
+    Cholesky statement of eqs (39)-(48) in tests/reference.py."""
     for N in (1, 3, 5):
         for bm, q, qd, k in _jump_states(N, 5, 800 + N):
             M = bm.mass_matrix(q)

@@ -3,7 +3,7 @@
 q = [theta, B_1..B_N] (the paper's model), or q = [theta, B_1..B_N, C_1..C_Na] with the axial
 extension (``axial_modes = Na >= 1``, not the paper's model; docs/model.md section 16).  The
 model is described in docs/model.md, sections 4-5.  This module is the body of the simulation:
-everything the right-hand side (:mod:`flexlib.solver.kernel`) and the contact (:mod:`flexlib.contact.slope`)
+everything the right-hand side (:mod:`flexlib.multibody.kernel`) and the contact (:mod:`flexlib.contact.slope`)
 need to know about the beam is asked of the functions below, each the one statement of its
 formula, compiled by numba (:mod:`flexlib._jit`) and run as the simulator runs it.
 
@@ -21,7 +21,7 @@ The body's functions (what a second body would provide):
   velocity-product acceleration (:func:`tip_accel_vp`), from which :func:`flexlib.contact.slope.tip_into`
   forms the gap, the slip and their rates; the rotation W(theta) (:func:`rotate`);
 * the potential energies V_E, V_A, V_G (:func:`potential_energies`); the kinetic energy
-  T = 1/2 q'^T M q' is evaluated by the right-hand side (:func:`flexlib.solver.kernel.phase_eval_into`);
+  T = 1/2 q'^T M q' is evaluated by the right-hand side (:func:`flexlib.multibody.kernel.phase_eval_into`);
 * the tip and energy histories of a run (:func:`sample_kinematics`) and the material points of
   the whole beam (:func:`material_points_into`, for the interior-contact check);
 * the body's frame-free motion, its centre of mass, the centre's velocity and the mean angular

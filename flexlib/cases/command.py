@@ -21,7 +21,7 @@ _PENALTY_ONLY = ("contact_stiffness", "contact_exponent", "contact_damping", "co
 _CONSTRAINT_ONLY = ("chi", "beta")
 _COULOMB = ("mu_d", "mu_s", "Dv", "stick_limit", "v0", "v1")
 _LUGRE = ("sigma0", "sigma1", "sigma2", "v_s")
-# the solver settings the system engine does not read (single-beam multipliers and histories)
+# the solver settings a system case does not read (the paper's histories' sampling and checks)
 _SYSTEM_UNUSED_SOLVER = ("multiplier_mode", "dense_dt", "interior_points")
 
 

@@ -26,7 +26,7 @@ def lugre_rates(v, z, mu_d, mu_s, sigma0, sigma1, sigma2, v_s):
 
     g(v) = mu_d + (mu_s - mu_d) exp(-(v / v_s)^2), z' = v - sigma0 |v| z / g(v) [m/s] and
     mu = sigma0 z + sigma1 z' + sigma2 v; the friction force is F_t = -mu N.  This is the code
-    the simulator runs: the compiled right-hand side (:mod:`flexlib.solver.kernel`) calls it."""
+    the simulator runs: the compiled right-hand side (:mod:`flexlib.multibody.kernel`) calls it."""
     g = mu_d + (mu_s - mu_d) * math.exp(-(v / v_s) ** 2)
     zd = v - sigma0 * abs(v) * z / g
     return zd, sigma0 * z + sigma1 * zd + sigma2 * v

@@ -33,7 +33,7 @@ depend on the approach speed or K.
 The normal force enters the equations of motion as the generalised force Psi_q^T N; the
 tangential force is a friction law with this N (the modified Coulomb law of
 :func:`flexlib.contact.friction.modified_coulomb`, or LuGre).  :func:`normal_force` is the code the
-compiled right-hand side runs (:mod:`flexlib.solver.kernel`).
+compiled right-hand side runs (:mod:`flexlib.multibody.kernel`).
 
 Two choices where the literature is silent, both stated in docs/model.md:
 

@@ -7,13 +7,14 @@ Sign convention: the slope pushes the tip with N n + F_t t, N >= 0 in contact; t
 contact force is Psi_q^T N + Gamma_q^T F_t.  The paper's multipliers are lambda_n = -N and
 lambda_tau = -F_t.
 
-:func:`tip_into` is the one statement of the contact kinematics (eqs (23)-(32), (49)-(58)): the
-right-hand side (:mod:`flexlib.solver.kernel`) calls it at every evaluation, the simulator's events
-through :func:`tip_kinematics` and :func:`tip_gap` (the same code, so the FREE-phase gap floor
-and the integrator's CONTACT-ON event see the same gap to the last bit), and the readable API
-through :func:`tip_contact`.  What happens in contact is elsewhere: the velocity jump in
-:mod:`flexlib.contact.jump`, the constraint forces in :mod:`flexlib.contact.constraint`, the penalty force in
-:mod:`flexlib.contact.penalty`, the choice of the state after an impact in :mod:`flexlib.contact.selection`.
+:func:`tip_into` states the tip's kinematics as the paper writes them (eqs (23)-(32), (49)-(58));
+the paper's histories of the tip (:func:`flexlib.bodies.beam.sample_kinematics`) and the readable
+API (:func:`tip_contact`) use it.  The engine itself runs the rows of any contact point
+(:func:`flexlib.multibody.assembly.contact_rows_into`), which for the tip are these (the tests
+hold the two together).  What happens in contact is elsewhere: Newton's impact law in
+:mod:`flexlib.contact.lcp`, the constraint forces in :mod:`flexlib.multibody.kernel`, the penalty
+force in :mod:`flexlib.contact.penalty`, the choice of the contact modes in
+:mod:`flexlib.multibody.simulate`.
 """
 from __future__ import annotations
 
@@ -23,13 +24,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _jit
-from .._jit import compiled, hot
+from .._jit import hot
 from ..bodies.beam import BeamModel, rotate, tip_accel_vp, tip_point, tip_rows_into
 from ..layout import P_L, P_NX, P_NY, P_TX, P_TY, P_X1, P_Y1, pack_params
 from ..solver.linalg import dot_at
 from ..params import SlopeParams
 
-__all__ = ["Slope", "TipContact", "tip_contact", "tip_into", "tip_kinematics", "tip_gap"]
+__all__ = ["Slope", "TipContact", "tip_contact", "tip_into"]
 
 
 @hot
@@ -69,31 +70,6 @@ def tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
             gam_n, gam_t)
 
 
-@compiled
-def tip_kinematics(q, qd, par, arrs):
-    """Tip contact kinematics at (q, q'): (gap, s, v_n, v_t, Psi_q, Gamma_q, gamma_n, gamma_t).
-
-    gap = Psi [m], s [m], v_n = Psi', v_t = s' [m/s], the Jacobian rows Psi_q, Gamma_q (nd,) and
-    gamma_n = -n . a_vp, gamma_t = -t . a_vp [m/s^2] (eqs (32), (58)); ``par`` and ``arrs`` as
-    :func:`flexlib.solver.kernel.phase_eval` (only the tip values Phi_L, H_L, Psi_L are read).
-    The same code as the right-hand side's (:func:`tip_into`), so the FREE-phase gap floor and
-    the integrator's CONTACT-ON event see the same gap to the last bit."""
-    nd = q.shape[0]
-    Pq = np.empty(nd)
-    Gq = np.empty(nd)
-    g, s, v_n, v_t, gam_n, gam_t = tip_into(q, qd, par, arrs.Phi_L, arrs.H_L, arrs.Psi_L,
-                                             np.empty(arrs.Phi_L.shape[0]), Pq, Gq, True)
-    return g, s, v_n, v_t, Pq, Gq, gam_n, gam_t
-
-
-@compiled
-def tip_gap(q, qd, par, arrs):
-    """The gap of :func:`tip_kinematics` alone [m] (the same code, so the same bits)."""
-    nd = q.shape[0]
-    return tip_into(q, qd, par, arrs.Phi_L, arrs.H_L, arrs.Psi_L, np.empty(arrs.Phi_L.shape[0]),
-                     np.empty(nd), np.empty(nd), False)[0]
-
-
 @dataclass(frozen=True)
 class Slope:
     """Unit tangent t, outward normal n and origin r_O1 of the slope."""
@@ -113,8 +89,8 @@ class Slope:
         return (np.asarray(r) - self.origin) @ self.n
 
     def kernel_params(self, L: float) -> np.ndarray:
-        """The kernel's parameter vector with the slope and the beam length L [m] set (what
-        :func:`tip_kinematics` reads)."""
+        """The beam's parameter vector with the slope and the beam length L [m] set (what
+        :func:`tip_into` reads)."""
         (nx, ny), (tx, ty), (X1, Y1) = self.n, self.t, self.origin
         return pack_params(L=L, nx=nx, ny=ny, tx=tx, ty=ty, X1=X1, Y1=Y1)
 
@@ -137,11 +113,13 @@ class TipContact:
 
 def tip_contact(beam: BeamModel, slope: Slope, q, qd) -> TipContact:
     """Gap, tangential coordinate, their rates, Jacobians and velocity-product terms of the tip
-    (eqs (23)-(32), (49)-(58)), by the simulator's compiled code."""
+    (eqs (23)-(32), (49)-(58)), by the compiled :func:`tip_into`."""
     c = np.ascontiguousarray
-    g, s, v_n, v_t, Pq, Gq, gn, gt = tip_kinematics(
-        c(q, dtype=float), c(qd, dtype=float), slope.kernel_params(beam.mi.L),
-        beam.kernel_arrays())
+    q, qd = c(q, dtype=float), c(qd, dtype=float)
+    arrs = beam.kernel_arrays()
+    Pq, Gq = np.empty(q.shape[0]), np.empty(q.shape[0])
+    g, s, v_n, v_t, gn, gt = tip_into(q, qd, slope.kernel_params(beam.mi.L), arrs.Phi_L, arrs.H_L,
+                                      arrs.Psi_L, np.empty(arrs.Phi_L.shape[0]), Pq, Gq, True)
     return TipContact(gap=float(g), s=float(s), v_n=float(v_n), v_t=float(v_t), Psi_q=Pq,
                       Gamma_q=Gq, gamma_n=float(gn), gamma_t=float(gt))
 

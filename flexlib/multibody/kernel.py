@@ -18,7 +18,7 @@ address ``S.laddr[c]`` with the point's own parameters ``S.lpar[c]``: this code 
 for every such law.
 
 All active constraints are solved together: X = M^-1 [Q | G^T], S = A X_G, S lambda = r - A X_Q
-(the single-contact solves of :mod:`flexlib.contact.constraint` are its 1- and 2-row cases).  The
+(one point's contact, stick and slip solves are its 1- and 2-row cases).  The
 outputs per point (gap, v_n, v_t, s, N, F_t, Psi'', s'', the stick ratio -F_t / N) and the event
 functions (gap; N; the stick margin mu_lim N - |F_t|; dir v_t) are written into ``out`` at
 fixed slots, so that :mod:`flexlib.solver.integrator` can locate the events.

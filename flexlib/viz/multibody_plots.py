@@ -5,7 +5,7 @@ deflections and the energy books.
 
 Every figure function takes ``runs``: a dict {legend label: SystemResult} (or one result) and
 returns a Matplotlib figure.  The colour and dash pattern of a curve come from the run's contact
-model (:func:`model_of`), so a model looks the same here as in the single-beam figures
+model (:func:`model_of`), so a model looks the same here as in the paper's figures
 (:data:`flexlib.viz.plots.STYLES`); the frictionless Hertz contact ``continuous``, which only the
 multibody cases have, gets its own colour.  A rigid run (``n_modes = 0``) is drawn thin and dotted
 in its model's colour.  Contact points keep one colour each (P1, P2, ... in order).
@@ -65,7 +65,7 @@ def curve_style(label: str, result) -> dict:
     else:
         st = dict(models.get(m).style())
     for k in ("marker", "ms", "mfc", "mew", "markevery"):
-        st.pop(k, None)                     # the markers' spacing is meant for long single-beam runs
+        st.pop(k, None)                     # the markers' spacing is meant for the paper's long runs
     if is_rigid(result):
         st.update(ls=":", lw=1.3)
     st["label"] = label

@@ -4,7 +4,7 @@
                      t_end=0.7, plot=...)
     p                    # sliders, status, readout of the first impact, and the plot
 
-It behaves like the single-beam panel of :mod:`flexlib.viz.widgets`: every slider has
+It behaves like the paper cases' panel of :mod:`flexlib.viz.widgets`: every slider has
 ``continuous_update=False`` (a run starts when the slider is released) and a text box for a typed
 value (refused, with the reason, if it is not a number or out of range: nothing runs); runs are
 cached by their settings (returning to a setting is instant); a control the chosen model or basis
