@@ -52,7 +52,7 @@ BAD_INPUTS = [
     ("event_cap-5", ["--event-cap", "5"], ["'event_cap'", "[10, 1e+07]"]),
     ("foreshortening-maybe", ["--foreshortening", "maybe"], ["'foreshortening'", "True or False"]),
     ("method-unknown", ["--method", "Euler"], ["'method'", "'Euler'", "'DOP853'", "'Radau'"]),
-    ("multiplier_mode-unknown", ["--multiplier-mode", "foo"], ["'multiplier_mode'", "'coupled'", "'printed'"]),
+    ("multiplier_mode-unknown", ["--multiplier-mode", "printed"], ["'multiplier_mode'", "'printed'", "'coupled'"]),
     ("stick_limit-unknown", ["--stick-limit", "foo"], ["'stick_limit'", "'mu_d'", "'mu_s'"]),
     ("n_gauss-too-small", ["--n-gauss", "5"], ["'n_gauss'", "n_modes = 3", "[14, 400]"]),
     ("lugre-mu_s-zero", ["--model", "lugre", "--mu-d", "0", "--mu-s", "0"],
