@@ -3,7 +3,8 @@
 For each N and model: wall time, RHS evaluations, accepted steps, events (medians of --repeat
 runs), the compiled integrator's own time (``integrate_phase``, via ``_common.Sections``) per step,
 the whole run's wall time per step, and the cost of one RHS evaluation inside numba
-(``kernel.phase_eval`` at a mid-contact and a free-flight state, as in bench_rhs.py).
+(the system kernel's ``phase_eval_into`` at a mid-contact and a free-flight state, as in
+bench_rhs.py).
 
 The growth exponent p of ``cost ~ N^p`` is fitted by least squares on log-log axes, over
 N = 1..8 and over N = 4..8 (where fixed per-step costs matter less).  The target is a per-step
