@@ -55,6 +55,8 @@ STATES = (  # label, model, mode wanted, t_end of the recording run
     ("CONTACT lugre", "lugre", CONTACT, 0.336),
 )
 
+MODEL_OF = {label: model for label, model, *_ in STATES}
+
 
 # What a DOP853 stage costs: the integrator calls the allocation-free phase_eval_into with reused
 # work arrays, from code compiled without reference counting (flexlib._jit.NO_REFCOUNT).
@@ -152,7 +154,7 @@ def rhs_costs(n_modes=3, loops=100_000, repeat=7, python_loops=20_000, states=No
             for _ in range(python_loops):
                 ev(t, y, disc)
         py_ev = _median_time(py_evaluate, repeat) / python_loops
-        res[label] = dict(t=t, mode=int(disc[K.D_MODE]), model=label.split()[-1].strip("()"),
+        res[label] = dict(t=t, mode=int(disc[K.D_MODE]), model=MODEL_OF[label],
                           n_modes=n_modes, nq=nq, phase_eval_numba_us=1e6 * nb_pe,
                           phase_eval_python_us=1e6 * py_pe, evaluate_python_us=1e6 * py_ev,
                           mass_forces_numba_us=1e6 * nb_mf)
