@@ -5,7 +5,7 @@
 * :func:`machine` describes the machine (nproc, CPU model, load, Python/NumPy/numba/SciPy versions,
   git commit and whether the tree is dirty);
 * :func:`run_model` runs one simulation and never raises for a stopped run
-  (:class:`~flexlib.solver.simulate.SimulationError`, e.g. an event cap or a Painleve stop): it reports
+  (:class:`~flexlib.paper.SimulationError`, e.g. an event cap or a Painleve stop): it reports
   the time reached instead;
 * :func:`median_runs` repeats a measurement and keeps the median of every numeric field;
   :func:`interleaved` does the same for several measurements taken round by round (A, B, C, A,
@@ -31,18 +31,20 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 
 import flexlib as fl  # noqa: E402
-from flexlib.solver import kernel  # noqa: E402
-from flexlib.solver.simulate import SimulationError  # noqa: E402
+from flexlib.paper import SimulationError  # noqa: E402
+from flexlib.solver import integrator  # noqa: E402
+
 
 def sim_module():
-    """The module flexlib.solver.simulate (``flexlib.simulate`` is the function)."""
+    """The module flexlib.paper, which runs the paper's cases on the system engine
+    (``flexlib.simulate`` is its function ``simulate``)."""
     import importlib
-    return importlib.import_module("flexlib.solver.simulate")
+    return importlib.import_module("flexlib.paper")
 
 
 MODELS = ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
 COMPILED = "DOP853"             # the default: flexlib's compiled DOP853 (flexlib.solver.integrator)
-SCIPY = "DOP853-scipy"          # scipy.integrate.solve_ivp(method="DOP853") with the same kernel
+SCIPY = "DOP853-scipy"          # scipy.integrate.solve_ivp(method="DOP853"), the same right-hand side
 
 
 def cpu_model() -> str:
@@ -95,7 +97,7 @@ def machine() -> dict:
     return dict(nproc=os.cpu_count(), cpu=cpu_model(), platform=platform.platform(),
                 python=platform.python_version(), numpy=np.__version__, numba=numba.__version__,
                 scipy=scipy.__version__, flexlib=fl.__version__,
-                numba_compiled=bool(kernel.COMPILED),
+                numba_compiled=bool(integrator.COMPILED),
                 git_commit=_git("rev-parse", "--short", "HEAD"),
                 git_dirty=bool(_git("status", "--porcelain", "--", "flexlib")),
                 flexlib_sources_sha256=_sources_hash(),
@@ -207,70 +209,78 @@ def _plain(x):
 
 
 class Sections:
-    """Time spent in the main parts of a run, measured by wrapping module and class attributes
-    (no source change):
+    """Time spent in the main parts of a run on the system engine, measured by wrapping module
+    and class attributes (no source change):
 
-    * ``integrate``: the compiled phase integrator (``flexlib.solver.integrator.integrate_phase``) or,
-      for the scipy path, ``scipy.integrate.solve_ivp`` as called by the simulator;
-    * ``solve_phase``: the Python wrapper ``flexlib.solver.integrator.solve_phase`` (includes integrate);
-    * ``build_result``: sampling the dense output and building the histories, impacts and audit;
-    * ``actions``: the event actions (``Simulator._apply``: velocity jump, onset, separation,
-      slip stop ...), which include
-    * ``select``: the contact-mode selections of the hybrid models
-      (``flexlib.contact.selection.select_mode``: the FREE, STICK and SLIP candidates' force solves);
+    * ``integrate``: the compiled phase integrator (the ``integrate_phase`` that
+      ``flexlib.solver.integrator.specialize`` compiles around ``flexlib.multibody.kernel``) or,
+      for scipy's methods, ``flexlib.solver.integrator.ScipyPhase`` (``solve_ivp``);
+    * ``phase``: ``SystemSimulator._phase``, the Python set-up of a phase (its start's
+      evaluation, the watched events) around the integrator (includes integrate);
+    * ``build_result``: the paper's histories, impacts and audit from the run's phases
+      (``flexlib.history.build_result`` as ``flexlib.paper`` calls it);
+    * ``actions``: the event actions (``SystemSimulator._handle``: velocity jump, onset,
+      separation, slip stop ...), which include
+    * ``select``: the contact-mode selections (``SystemSimulator._choose``: the candidates'
+      trial solves);
     * ``rest`` = total - integrate - wrapper - build_result - actions: the rest of the Python
-      event loop, i.e. setting up and restarting each phase (event arrays, the flight floor's
-      gap, the log).
+      event loop (restarting each phase, the log) and the paper's reading of the log.
 
-    Use as ``with Sections() as s: ...; s.report(total)``.  The clock is the process CPU time
-    (``time.process_time``; pass ``total`` = the run's ``cpu_s``): on a shared machine it is far
-    less disturbed by other jobs than wall time.
+    Only runs whose engine is created inside the ``with`` block are measured (the compiled
+    integrator is wrapped where the engine asks for it).  Use as ``with Sections() as s: ...;
+    s.report(total)``.  The clock is the process CPU time (``time.process_time``; pass ``total``
+    = the run's ``cpu_s``): on a shared machine it is far less disturbed by other jobs than wall
+    time.
     """
     clock = staticmethod(time.process_time)
-    KEYS = ("integrate", "solve_phase", "build_result", "actions", "select")
+    KEYS = ("integrate", "phase", "build_result", "actions", "select")
 
     def __init__(self):
         self.t = {k: 0.0 for k in self.KEYS}
         self.n = {k: 0 for k in self.KEYS}
         self._saved = []
 
-    def _wrap(self, mod, name, key):
-        orig = getattr(mod, name)
+    def _timed(self, fn, key):
         acc, cnt, clock = self.t, self.n, self.clock
 
         def wrapper(*a, **k):
             t0 = clock()
             try:
-                return orig(*a, **k)
+                return fn(*a, **k)
             finally:
                 acc[key] += clock() - t0
                 cnt[key] += 1
-        self._saved.append((mod, name, orig))
-        setattr(mod, name, wrapper)
+        return wrapper
+
+    def _wrap(self, owner, name, key):
+        orig = getattr(owner, name)
+        self._saved.append((owner, name, orig))
+        setattr(owner, name, self._timed(orig, key))
 
     def __enter__(self):
-        from flexlib.solver import integrator
-        from flexlib.contact import selection
-        simulate = sim_module()
-        self._wrap(integrator, "integrate_phase", "integrate")
-        self._wrap(integrator, "solve_phase", "solve_phase")
-        self._wrap(simulate, "solve_ivp", "integrate")
-        self._wrap(simulate, "build_result", "build_result")
-        self._wrap(simulate.Simulator, "_apply", "actions")
-        self._wrap(selection, "select_mode", "select")
+        from flexlib import paper
+        from flexlib.multibody.simulate import SystemSimulator
+        specialize = integrator.specialize
+        self._saved.append((integrator, "specialize", specialize))
+        integrator.specialize = lambda kern: self._timed(specialize(kern), "integrate")
+        self._wrap(integrator, "ScipyPhase", "integrate")
+        self._wrap(SystemSimulator, "_phase", "phase")
+        self._wrap(paper, "build_result", "build_result")
+        self._wrap(SystemSimulator, "_handle", "actions")
+        self._wrap(SystemSimulator, "_choose", "select")
         return self
 
     def __exit__(self, *exc):
-        for mod, name, orig in reversed(self._saved):
-            setattr(mod, name, orig)
+        for owner, name, orig in reversed(self._saved):
+            setattr(owner, name, orig)
         return False
 
     def report(self, total: float) -> dict:
         integ = self.t["integrate"]
-        wrapper = max(self.t["solve_phase"] - integ, 0.0) if self.n["solve_phase"] else 0.0
+        wrapper = max(self.t["phase"] - integ, 0.0) if self.n["phase"] else 0.0
         rest = total - integ - wrapper - self.t["build_result"] - self.t["actions"]
         n_ph = max(self.n["integrate"], 1)
-        return dict(total_s=total, integrate_s=integ, solve_phase_wrapper_s=wrapper,
+        return dict(total_s=total, integrate_s=integ, phase_wrapper_s=wrapper,
                     build_result_s=self.t["build_result"], actions_s=self.t["actions"],
                     n_actions=self.n["actions"], select_s=self.t["select"],
                     n_selections=self.n["select"], loop_rest_s=rest,

@@ -8,7 +8,7 @@
   run is compiled in that process (the repository's own cache is not touched); median of
   --cold-repeat processes;
 * the parts of a warm process: ``python -c pass`` (interpreter start), ``import flexlib``
-  (NumPy, SciPy, numba import + loading the cached machine code of the kernel and integrator), and
+  (NumPy, SciPy, numba import + loading the cached machine code of the system engine's kernel and integrator), and
   the simulate call itself (timed inside the process).
 
 Usage: python3 benchmarks/bench_cli.py [--repeat 5] [--cold-repeat 1] [--model lugre]
@@ -54,11 +54,11 @@ def med(cmd, n, env=None):
 
 
 INNER = ("import time; t0 = time.perf_counter(); import flexlib; t1 = time.perf_counter(); "
-         "from flexlib.solver.simulate import simulate, SimulationError\n"
+         "from flexlib.paper import simulate, SimulationError\n"
          "try:\n    simulate('3.2', {model!r}, {t_end})\nexcept SimulationError:\n    pass\n"
          "t2 = time.perf_counter(); print(t1 - t0, t2 - t1)")
 # numba's cache load on the first call: a short run (to just after the first contact) twice
-INNER_LOAD = ("import time; import flexlib; from flexlib.solver.simulate import simulate\n"
+INNER_LOAD = ("import time; import flexlib; from flexlib.paper import simulate\n"
               "t0 = time.perf_counter(); simulate('3.2', {model!r}, 0.34); t1 = time.perf_counter(); "
               "simulate('3.2', {model!r}, 0.34); t2 = time.perf_counter(); print(t1 - t0, t2 - t1)")
 
@@ -81,7 +81,7 @@ def main():
     timed(cli, env)                           # fill the cache if it is stale or empty
     warm = med(cli, a.repeat, env)
     start = med([py, "-c", "pass"], a.repeat, env)
-    imp = med([py, "-c", "import flexlib, flexlib.solver.simulate"], a.repeat, env)
+    imp = med([py, "-c", "import flexlib, flexlib.paper"], a.repeat, env)
     inner = []
     for _ in range(a.repeat):
         _w, p = timed([py, "-c", INNER.format(model=a.model, t_end=float(a.t_end))], env)

@@ -1,4 +1,4 @@
-"""Per-model cost of a run of case 3.2 in a warm process.
+"""Per-model cost of a run of case 3.2 (on the system engine) in a warm process.
 
 (a) **Whole run**, t = 0..t_end (default 2 s), each of the four contact models: wall and CPU
     time of one ``simulate`` call, RHS evaluations, accepted steps, events, velocity jumps and
@@ -6,14 +6,14 @@
     hybrid_lugre, lugre, frictionless, ...) for --repeat rounds, so that a slow spell of a shared
     machine hits every model alike; each row gives the median and the min..max, and "all four" is
     the sum of one round.  Then, for each model, where the time goes (median of 3 instrumented
-    runs, ``_common.Sections``): compiled integrator, its Python wrapper, history building
+    runs, ``_common.Sections``): compiled integrator, the engine's set-up of each phase, history building
     (``build_result``), event actions (of which contact-mode selections) and the rest of the
     event loop (phase restarts).
 (b) **First impact alone**: 0 .. the end of the first impact (``r.impacts[0]['t_end']``).
 (c) **Widget-like re-simulation**: one ``simulate`` call after a parameter change (a new ``Case``
     with mu_d nudged, so no cache can help) at --latency-t-end (0.75 s, the widget's default).
 (d) with --scipy, also the whole run through scipy's ``solve_ivp`` (``method="DOP853-scipy"``)
-    with the same compiled kernel, for comparison (slow: about 5-20x the compiled path).
+    with the same compiled right-hand side, for comparison (slow: about 5-20x the compiled path).
 
 A run that stops with ``SimulationError`` is reported with the time it reached (status
 "stopped"); with the default settings all four models reach t_end.
@@ -149,11 +149,11 @@ def main():
             f"{m} x{out['models'][m]['speedup']:.1f}" for m in models))
     print("\nwhere the time goes: CPU seconds, median of 3 instrumented runs "
           "('actions' includes 'selections'; 'rest' = phase restarts and the rest of the event loop)")
-    print(f"{'model':15} {'total':>7} {'integrator':>10} {'wrapper':>8} {'build_result':>12} "
+    print(f"{'model':15} {'total':>7} {'integrator':>10} {'phase':>8} {'build_result':>12} "
           f"{'actions':>8} {'selections':>10} {'rest':>7} {'phases':>7} {'n select':>8}")
     for m in models:
         s = out["models"][m]["compiled"]["sections"]
-        print(f"{m:15} {s['total_s']:7.3f} {s['integrate_s']:10.3f} {s['solve_phase_wrapper_s']:8.3f} "
+        print(f"{m:15} {s['total_s']:7.3f} {s['integrate_s']:10.3f} {s['phase_wrapper_s']:8.3f} "
               f"{s['build_result_s']:12.3f} {s['actions_s']:8.3f} {s['select_s']:10.3f} "
               f"{s['loop_rest_s']:7.3f} {s['n_phases']:7.0f} {s['n_selections']:8.0f}")
     print(f"\n(b) first impact alone: t = 0 .. end of the first impact, {a.repeat} interleaved rounds")

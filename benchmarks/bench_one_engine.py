@@ -1,72 +1,166 @@
-"""The paper's case 3.2 on the single-beam simulator and on the system engine, side by side.
+"""The command line on this checkout against the same command on a baseline commit, side by side.
 
 Each run is a fresh process of the command line, as a user starts it, writing its JSON result:
 
-    python -m flexlib simulate --case 3.2           --model M --t-end 2 --json out.json
-    python -m flexlib simulate --case beam-on-slope --model M --t-end 2 --json out.json
+    python -m flexlib simulate --case 3.2 --model M --t-end 2 --json out.json
+    python -m flexlib simulate --case double-pendulum --json out.json     (the case's own t_end)
+    python -m flexlib simulate --case falling-beam --json out.json
 
-(the same beam, slope, laws and tolerances: tests/test_parity_gate.py holds the two to 1e-9 rad).
-The two commands alternate round by round (A, B, A, B, ...), so that a slow spell of a shared
-machine hits both alike, after one untimed round that fills numba's disk cache; the table gives
-the median wall time of ``--repeat`` rounds per model and the ratio system / single-beam.
+once with this checkout on ``PYTHONPATH`` ("current") and once with the baseline commit's tree
+("baseline"; default 26b1870, the last commit with flexlib's single-beam simulator, before every
+case ran on the system engine), checked out by ``git worktree add --detach`` into a temporary
+directory that is removed at the end (also after an error or Ctrl-C).  Both use this Python.
 
-Usage: python3 benchmarks/bench_one_engine.py [--repeat 3] [--models frictionless,hybrid_coulomb]
+For every command the two alternate round by round (A, B, A, B, ...), so that a slow spell of a
+shared machine hits both alike, after one untimed run of each that fills numba's disk cache (the
+baseline's cache lives in its temporary tree, so its first run compiles: minutes).  A run that
+stops (exit 3: the partial JSON is still written) counts; any other exit status aborts.  The table
+gives the median wall time of ``--repeat`` rounds, the ratio current / baseline, and the median of
+the run's own wall time inside the process (from its JSON), which tells the simulation from the
+interpreter start, the imports and numba's cache load.
+
+Usage: python3 benchmarks/bench_one_engine.py [--repeat 3] [--baseline 26b1870]
+           [--models frictionless,hybrid_coulomb,...] [--t-end 2] [--cases double-pendulum,falling-beam]
 Writes benchmarks/results/one_engine.json.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import math
+import os
+import resource
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
+from pathlib import Path
 
 from _common import ROOT, machine, machine_line, write_json
 
 MODELS = ("frictionless", "hybrid_coulomb", "hybrid_lugre", "lugre")
-ENGINES = {"single-beam": "3.2", "system": "beam-on-slope"}
+CASES = ("double-pendulum", "falling-beam")
+BASELINE = "26b1870"
+STOPPED = 3                    # the command line's exit status of a run that stopped
 
 
-def run(case: str, model: str, t_end: float) -> float:
-    """Wall time [s] of one fresh ``simulate --json`` process (raises if it fails)."""
+def _git(*args, cwd=ROOT) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+@contextmanager
+def baseline_tree(commit: str):
+    """A detached worktree of ``commit`` in a temporary directory, removed on exit."""
+    tmp = Path(tempfile.mkdtemp(prefix="flexlib-baseline-"))
+    tree = tmp / "tree"
+    try:
+        subprocess.run(["git", "worktree", "add", "--detach", str(tree), commit], cwd=ROOT,
+                       check=True, capture_output=True, text=True)
+        yield tree
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
+                       capture_output=True, text=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+        subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True, text=True)
+
+
+def run(tree: Path, args: list) -> dict:
+    """Wall and CPU time [s] of one fresh ``python -m flexlib simulate ... --json`` process with
+    ``tree`` on PYTHONPATH (raises unless it exits 0 or 3)."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "flexlib", "simulate", "--case", case, "--model", model,
-               "--t-end", str(t_end), "--json", f"{tmp}/out.json"]
+        cmd = [sys.executable, "-m", "flexlib", "simulate", *args, "--json", f"{tmp}/out.json"]
+        c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        p = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - t0
-    if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd[2:])} exited {p.returncode}: {p.stderr[-500:]}")
-    return wall
+        c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out = Path(tmp, "out.json")
+        if p.returncode not in (0, STOPPED) or not out.exists():
+            raise RuntimeError(f"{' '.join(cmd[2:])} (PYTHONPATH={tree}) exited {p.returncode}: "
+                               f"{p.stderr[-800:]}")
+        run_s = _run_wall(json.loads(out.read_text()))
+    cpu = (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime)
+    return dict(wall_s=wall, cpu_s=cpu, run_s=run_s, stopped=p.returncode == STOPPED)
+
+
+def _run_wall(d: dict) -> float:
+    """The run's own wall time [s] as its JSON reports it (the paper's cases: stats.wall_time_s;
+    a multibody case of the baseline: wall_time), NaN if it reports none."""
+    for v in ((d.get("stats") or {}).get("wall_time_s"), d.get("wall_time_s"), d.get("wall_time")):
+        if isinstance(v, (int, float)):
+            return float(v)
+    return math.nan
+
+
+def commands(models, t_end, cases) -> list:
+    """(label, the arguments of ``simulate``) of every measured command."""
+    out = [(f"3.2 {m}", ["--case", "3.2", "--model", m, "--t-end", f"{t_end:g}"]) for m in models]
+    out += [(c, ["--case", c]) for c in cases]
+    return out
+
+
+def measure(trees: dict, args: list, repeat: int) -> dict:
+    """One untimed run per tree, then ``repeat`` rounds alternating the trees."""
+    first = {name: run(tree, args) for name, tree in trees.items()}
+    runs = {name: [] for name in trees}
+    for _ in range(repeat):
+        for name, tree in trees.items():
+            runs[name].append(run(tree, args))
+    row = {}
+    for name, rs in runs.items():
+        row[name] = dict(wall_median_s=statistics.median(r["wall_s"] for r in rs),
+                         cpu_median_s=statistics.median(r["cpu_s"] for r in rs),
+                         run_median_s=statistics.median(r["run_s"] for r in rs),
+                         wall_all_s=[r["wall_s"] for r in rs], cpu_all_s=[r["cpu_s"] for r in rs],
+                         stopped=any(r["stopped"] for r in rs),
+                         first_run_wall_s=first[name]["wall_s"])
+    row["ratio"] = row["current"]["wall_median_s"] / row["baseline"]["wall_median_s"]
+    return row
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--t-end", type=float, default=2.0)
-    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--baseline", default=BASELINE, help=f"commit to compare with (default {BASELINE})")
+    ap.add_argument("--t-end", type=float, default=2.0, help="t_end of case 3.2 [s] (default 2)")
+    ap.add_argument("--models", default=",".join(MODELS), help="models of case 3.2, comma-separated")
+    ap.add_argument("--cases", default=",".join(CASES),
+                    help="multibody cases, comma-separated, each with its own t_end ('' for none)")
     a = ap.parse_args()
+    # a kill (timeout, the session's end) unwinds like Ctrl-C, so the baseline tree is removed
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    if a.repeat < 1:
+        ap.error(f"parameter 'repeat' = {a.repeat} is invalid: valid range is >= 1")
     models = [m for m in a.models.split(",") if m]
+    cases = [c for c in a.cases.split(",") if c]
+    base = _git("rev-parse", a.baseline)
     m = machine()
     print(machine_line(m))
+    print(f"baseline {base[:9]}: {_git('log', '-1', '--format=%s', base)[:100]}")
     rows = []
-    for model in models:
-        for case in ENGINES.values():        # fill the disk cache, untimed
-            run(case, model, a.t_end)
-        times = {k: [] for k in ENGINES}
-        for _ in range(a.repeat):
-            for name, case in ENGINES.items():
-                times[name].append(run(case, model, a.t_end))
-        med = {k: statistics.median(v) for k, v in times.items()}
-        rows.append(dict(model=model, **{f"{k} [s]": v for k, v in med.items()},
-                         ratio=med["system"] / med["single-beam"]))
-    print(f"\ncase 3.2, 0-{a.t_end:g} s, fresh `simulate --json`, median of {a.repeat} rounds")
-    print(f"{'model':16s} {'single-beam [s]':>16s} {'system [s]':>11s} {'system/single':>14s}")
+    with baseline_tree(base) as tree:
+        trees = {"current": ROOT, "baseline": tree}
+        for label, args in commands(models, a.t_end, cases):
+            print(f"  {label} ...", flush=True)
+            rows.append(dict(command=label, args=args, **measure(trees, args, a.repeat)))
+    print(f"\nfresh `python -m flexlib simulate ... --json`, median wall of {a.repeat} rounds "
+          f"(3.2: t_end = {a.t_end:g} s; other cases: their own t_end)")
+    print("('run' = the simulation's own wall time inside the process, as its JSON reports it)")
+    print(f"{'command':24s} {'current [s]':>12s} {'baseline [s]':>13s} {'current/baseline':>17s} "
+          f"{'run: current':>13s} {'run: baseline':>14s}")
     for r in rows:
-        print(f"{r['model']:16s} {r['single-beam [s]']:16.2f} {r['system [s]']:11.2f} "
-              f"{r['ratio']:14.2f}")
-    path = write_json("one_engine", dict(machine=m, t_end=a.t_end, repeat=a.repeat, rows=rows))
+        c, b = r["current"], r["baseline"]
+        flag = " (stopped)" if c["stopped"] or b["stopped"] else ""
+        print(f"{r['command']:24s} {c['wall_median_s']:12.2f} {b['wall_median_s']:13.2f} "
+              f"{r['ratio']:17.2f} {c['run_median_s']:13.2f} {b['run_median_s']:14.2f}{flag}")
+    path = write_json("one_engine", dict(machine=m, baseline=base, t_end_3_2=a.t_end,
+                                         repeat=a.repeat, rows=rows))
     print(f"wrote {path.relative_to(ROOT)}")
 
 

@@ -3,7 +3,8 @@
 For each N and model: wall time, RHS evaluations, accepted steps, events (medians of --repeat
 runs), the compiled integrator's own time (``integrate_phase``, via ``_common.Sections``) per step,
 the whole run's wall time per step, and the cost of one RHS evaluation inside numba
-(``kernel.phase_eval`` at a mid-contact and a free-flight state, as in bench_rhs.py).
+(the system kernel's ``phase_eval_into`` at a mid-contact and a free-flight state, as in
+bench_rhs.py).
 
 The growth exponent p of ``cost ~ N^p`` is fitted by least squares on log-log axes, over
 N = 1..8 and over N = 4..8 (where fixed per-step costs matter less).  The target is a per-step
@@ -167,7 +168,8 @@ def main():
                                           for lab in labels)
           + f"; mass_forces p = {fits['mass_forces']:.2f} (N 4..8: {fits['mass_forces_N4_8']:.2f})"
           + f"; quadrature M,Q p = {fits['mass_forces_quad']:.2f} (N 4..8: {fits['mass_forces_quad_N4_8']:.2f})")
-    print("M, Q per call [us], tensor route (beam.mass_forces) vs quadrature route (mass_forces_quad): "
+    # the quadrature route was timed on the removed single-beam kernel only (NaN now)
+    print("M, Q per call [us], the system's mass_forces_into / quadrature route (single-beam only): "
           + ", ".join(f"N={n}: {a_:.2f} / {b_:.2f}" for n, a_, b_ in
                       zip(Ns, out["mass_forces_us"], out["mass_forces_quad_us"])))
     plot(out, RESULTS / "scaling.png")

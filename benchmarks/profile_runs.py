@@ -1,12 +1,12 @@
-"""Where the time of a run goes (compiled path, case 3.2, 0..t_end, default 2 s).
+"""Where the time of a run goes (compiled path, case 3.2 on the system engine, 0..t_end, default 2 s).
 
 For each model (default: all four):
 
 1. **sections** (no profiler, median of --repeat runs; wrappers around module and class
-   attributes, see ``_common.Sections``): compiled integrator, its Python wrapper, history
-   building (``build_result``), event actions (velocity jumps, onsets, separations, slip stops),
-   of which contact-mode selections (the hybrid models), and the rest of the event loop (setting
-   up and restarting each phase);
+   attributes, see ``_common.Sections``): compiled integrator, the engine's Python set-up of a
+   phase around it (``SystemSimulator._phase``), history building (``build_result``), event
+   actions (velocity jumps, onsets, separations, slip stops: ``SystemSimulator._handle``), of
+   which contact-mode selections, and the rest of the event loop (restarting each phase);
 2. **build_result statements**: the top-level statements of ``flexlib.history.build_result`` (and of
    its sampling loop) timed one by one, by running an instrumented copy made from its source with
    ``ast`` (history.py itself is not changed);
@@ -33,8 +33,10 @@ from collections import defaultdict
 
 from _common import (RESULTS, Sections, machine, machine_line, run_model, sim_module, warm_up,
                      write_json)
-from flexlib.solver import history, integrator
-from flexlib.solver.simulate import MODE_NAMES
+from flexlib import history
+from flexlib.layout import MODE_NAMES
+from flexlib.multibody import kernel as K
+from flexlib.multibody.simulate import SystemSimulator
 
 simulate = sim_module()
 
@@ -118,24 +120,24 @@ def build_result_statements(model, t_end):
 # ------------------------------------------------------------------ 3. per mode
 def per_mode(model, t_end):
     acc = defaultdict(lambda: dict(phases=0, steps=0, rhs=0, time_s=0.0, t_sim=0.0))
-    orig = integrator.solve_phase
+    orig = SystemSimulator._phase
 
-    def spy(t0, y0, t1, mode, *a, **k):
+    def spy(self, t, y, disc):
         w0 = time.perf_counter()
-        sol = orig(t0, y0, t1, mode, *a, **k)
+        sol = orig(self, t, y, disc)
         w = time.perf_counter() - w0
-        e = acc[MODE_NAMES[int(mode)]]
+        e = acc[MODE_NAMES[int(disc[K.D_MODE])]]          # case 3.2: one contact point
         e["phases"] += 1
         e["steps"] += sol.n_steps
-        e["rhs"] += sol.nfev + sol.n_event_evals
+        e["rhs"] += sol.nfev + getattr(sol, "n_event_evals", 0)
         e["time_s"] += w
         e["t_sim"] += float(sol.t[-1] - sol.t[0])
         return sol
-    integrator.solve_phase = spy
+    SystemSimulator._phase = spy
     try:
         run_model(model, t_end)
     finally:
-        integrator.solve_phase = orig
+        SystemSimulator._phase = orig
     for e in acc.values():
         e["us_per_step"] = 1e6 * e["time_s"] / max(e["steps"], 1)
         e["rhs_per_step"] = e["rhs"] / max(e["steps"], 1)
@@ -193,9 +195,9 @@ def main():
               f"{r['n_steps']} steps, {r['n_samples']} history samples")
         print(f"sections (median of {a.repeat}, no profiler):  total {tot:.3f} s")
         for k, lab in (("integrate_s", "compiled integrator (integrate_phase)"),
-                       ("solve_phase_wrapper_s", "solve_phase Python wrapper"),
+                       ("phase_wrapper_s", "phase set-up (SystemSimulator._phase)"),
                        ("build_result_s", "history building (build_result)"),
-                       ("actions_s", "event actions (Simulator._apply)"),
+                       ("actions_s", "event actions (SystemSimulator._handle)"),
                        ("select_s", "  of which contact-mode selections"),
                        ("loop_rest_s", "rest of the event loop (phase restarts)")):
             print(f"  {lab:44} {sec[k]:7.3f} s  {100 * sec[k] / tot:5.1f} %")
