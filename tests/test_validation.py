@@ -194,16 +194,17 @@ def test_public_names_exported():
 
 
 # ---------------------------------------------------------------------------- clean stops
-def test_singular_stick_test_stops_cleanly():
-    """n_modes = 1: the tip's normal and tangential constraints are dependent where the stick test
-    is made (cond S = inf); the run must stop naming that, not branch on round-off multipliers."""
-    with pytest.raises(fl.SimulationError) as ei:
-        simulate("3.2", "hybrid_lugre", 0.6, n_modes=1)
-    err = ei.value
-    assert "singular stick test at point 'tip'" in str(err) and "one-mode beam" in err.cause
-    assert 0.333 < err.t < 0.6 and err.result is not None and not err.result.success
-    assert err.result.t[-1] == pytest.approx(err.t, abs=1e-12)
-    assert np.all(np.isfinite(err.result.h["N"]))
+def test_a_singular_stick_trial_is_reported_and_not_taken():
+    """n_modes = 1: the tip's normal and tangential rows are dependent where the stick trial is
+    made (cond S ~ 1e17 at zero modal velocity); the solve's rank test drops one, the dropped row
+    does not hold, so the trial is no stick (its ratio NaN), a warning names it, and the run goes on
+    to its end instead of branching on round-off multipliers."""
+    r = simulate("3.2", "hybrid_lugre", 0.6, n_modes=1)
+    assert r.success
+    bad = [s for s in r.stick_tests if s["cond"] > 1e10]
+    assert bad and all(np.isnan(s["ratio"]) for s in bad)
+    assert any("not a stick" in w and "'tip'" in w for w in r.warnings)
+    assert sum(len(im["stick_intervals"]) for im in r.impacts) == 0
 
 
 def test_lugre_without_dynamic_friction_is_refused():
