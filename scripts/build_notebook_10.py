@@ -262,9 +262,12 @@ record.
 """),
     code(r"""
 import json
+import pathlib
 from flexlib.viz import plots
 
-record = json.loads(open("../tests/data/parity_gate/case32_hybrid_coulomb.json").read())
+# the record is the repository's test data, beside the package
+repo = pathlib.Path(fl.__file__).resolve().parents[1]
+record = json.loads((repo / "tests" / "data" / "parity_gate" / "case32_hybrid_coulomb.json").read_text())
 ts = np.array(record["t"])
 th_record = np.array(record["q"])[:, 0]
 engine = fl.simulate(fl.paper_case("3.2"), "hybrid_coulomb", 0.6)
