@@ -1,9 +1,7 @@
-"""Where each number of one beam lives: its parameter vector, its state and the tip's outputs.
+"""Where each number of a paper case lives: its state, its contact modes and the tip's outputs.
 
-A body's compiled code (:mod:`flexlib.bodies.beam`, the tip of :mod:`flexlib.contact.slope`)
-takes plain arrays, so every slot of a beam's parameter vector ``par`` is named here once (the
-system's arrays hold one such vector per body).  The integer constants below are module-level
-globals: numba reads them as compile-time constants, so ``par[P_G0]`` costs what ``par[2]`` did.
+(A beam's parameter vector is the beam's own, :mod:`flexlib.bodies.beam`; the slope's slots
+follow it in the tip's, :mod:`flexlib.contact.slope`.)
 
 The state of a paper case (one hinged beam, its tip against the slope; docs/model.md, "The
 state machine") as :mod:`flexlib.paper` reads it::
@@ -18,71 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
-__all__ = ["StateLayout", "PAR_NAMES", "NPAR", "pack_params", "OUT_NAMES", "NOUT",
-           "FREE", "CONTACT", "STICK", "SLIP", "MODE_NAMES", "DiscreteState"]
+__all__ = ["StateLayout", "OUT_NAMES", "NOUT", "FREE", "CONTACT", "STICK", "SLIP", "MODE_NAMES"]
 
 # ---------------------------------------------------------------- discrete state
 # Contact modes of the state machine (the kernel's ``mode`` argument and the ``mode`` history).
 FREE, CONTACT, STICK, SLIP = 0, 1, 2, 3
 MODE_NAMES = {FREE: "FREE", CONTACT: "CONTACT", STICK: "STICK", SLIP: "SLIP"}
-
-
-@dataclass
-class DiscreteState:
-    """Discrete state of the hybrid automaton: the contact mode, the Coulomb slip direction, the
-    stick anchor s* [m], whether SLIP-STOP is armed (|v_t| exceeded Dv in this slip phase) and,
-    for a penalty contact, the approach speed v_in [m/s] of its damping term."""
-    mode: int = FREE
-    dir: float = 0.0
-    s_star: float = 0.0
-    armed: bool = True
-    v_in: float = 0.0
-
-    def copy(self):
-        return DiscreteState(self.mode, self.dir, self.s_star, self.armed, self.v_in)
-
-# ---------------------------------------------------------------- parameter vector ``par``
-PAR_NAMES = ("J_ob", "Rx0", "g0", "tau_d", "L",            # body: kg m^2, kg m, m/s^2, N m, m
-             "nx", "ny", "tx", "ty", "X1", "Y1",           # slope: unit normal, tangent, origin [m]
-             "chi", "beta",                                # Baumgarte: 1/s, 1/s
-             "mu_d", "mu_s", "sigma0", "sigma1", "sigma2", "v_s",   # friction
-             "dir", "s_star",                              # discrete state: slip direction, stick anchor [m]
-             "spare",
-             "K_c", "n_c", "D_c", "C_c",                   # penalty contact: N/m^n, -, -, N s/m
-             "v_in",                                       # discrete state: approach speed [m/s]
-             "v0", "v1")                                   # modified Coulomb ramp [m/s]
-(P_J_OB, P_RX0, P_G0, P_TAU, P_L, P_NX, P_NY, P_TX, P_TY, P_X1, P_Y1, P_CHI, P_BETA, P_MU_D,
- P_MU_S, P_SIGMA0, P_SIGMA1, P_SIGMA2, P_V_S, P_DIR, P_S_STAR, P_SPARE, P_K_C, P_N_C, P_D_C, P_C_C,
- P_V_IN, P_V0, P_V1) = range(len(PAR_NAMES))
-NPAR = len(PAR_NAMES)
-PAR_INDEX = {name: i for i, name in enumerate(PAR_NAMES)}
-
-
-def pack_params(**values) -> np.ndarray:
-    """The parameter vector with the named slots set (the others 0): ``pack_params(mu_d=0.4)``."""
-    par = np.zeros(NPAR)
-    for name, v in values.items():
-        if name not in PAR_INDEX:
-            raise ValueError(f"unknown kernel parameter {name!r}; valid names: {', '.join(PAR_NAMES)}")
-        par[PAR_INDEX[name]] = v
-    return par
-
-
-# The slots of the discrete state in ``par``, in the column order of the per-sample discrete
-# state array of a paper case's phases (:meth:`flexlib.paper.BeamRun.outputs`).
-DISC_SLOTS = (P_DIR, P_S_STAR, P_V_IN)
-
-
-def with_discrete(par0: np.ndarray, direction: float, s_star: float, v_in: float = 0.0) -> np.ndarray:
-    """A copy of ``par0`` with the discrete-state slots (slip direction, stick anchor, approach
-    speed) set."""
-    par = par0.copy()
-    par[P_DIR] = direction
-    par[P_S_STAR] = s_star
-    par[P_V_IN] = v_in
-    return par
 
 
 # ---------------------------------------------------------------- kernel outputs ``out``

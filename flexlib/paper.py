@@ -24,7 +24,7 @@ from .bodies.beam import BeamModel, sample_kinematics
 from .contact.slope import Slope
 from .history import build_result
 from .layout import (FREE, NOUT, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_NRAW, O_S, O_VN,
-                     O_VT, O_ZDOT, SLIP, StateLayout, pack_params)
+                     O_VT, O_ZDOT, SLIP, StateLayout)
 from .multibody import kernel as K
 from .multibody.drives import SpinUp
 from .multibody.simulate import SystemSimulationError, SystemSimulator
@@ -134,9 +134,7 @@ class BeamRun:
                                       case.solver)
         self.nc = self.engine.nc
         self.layout = StateLayout(self.nd, self.beam.n, self.nc)
-        mi, (nx, ny), (tx, ty), (X1, Y1) = self.beam.mi, self.slope.n, self.slope.t, self.slope.origin
-        self._par0 = pack_params(J_ob=mi.J_ob, Rx0=mi.Rx0, g0=case.beam.g0, tau_d=case.beam.tau_d,
-                                 L=mi.L, nx=nx, ny=ny, tx=tx, ty=ty, X1=X1, Y1=Y1)
+        self._par0 = self.slope.kernel_params(self.beam.mi.L, body=self.beam.kernel_params())
         self._arrs = self.beam.kernel_arrays()
         self.n_rhs = 0
 

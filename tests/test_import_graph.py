@@ -139,10 +139,11 @@ def test_every_module_is_classified():
 
 def test_the_body_contact_and_laws_do_not_import_the_right_hand_side():
     """The right-hand side (multibody.kernel) composes the bodies, the contacts and the laws;
-    none of those imports it, the simulator, the integrator or a run's reading (paper, history),
-    and no body or contact law imports a slot of the integrator (flexlib.solver holds none)."""
+    none of those imports it, the simulator, the integrator or a run's reading (paper, history,
+    layout), and no body or contact law imports a slot from elsewhere: a beam's parameter slots
+    are its own, the slope's follow them (flexlib.solver holds none)."""
     rhs = {"multibody.kernel", "multibody.simulate", "multibody.result", "solver.integrator",
-           "history", "paper"}
+           "history", "paper", "layout"}
     for module in [m for m in MODULES if m.split(".")[0] in ("bodies", "contact")]:
         imports = _imports(MODULES[module])
         bad = (imports & rhs) | {m for m in imports if m.startswith("solver.")

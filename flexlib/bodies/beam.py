@@ -46,13 +46,21 @@ import numpy as np
 
 from .. import _jit
 from .._jit import compiled, hot, inlined
-from ..layout import P_G0, P_J_OB, P_L, P_RX0, P_TAU, pack_params
 from ..solver.linalg import dot_at, mv_at, quad_at, quad_flat
 from .bases import basis_of
 from .modes import ModalIntegrals, axial_of, modal_integrals
 from ..params import BeamParams
 
 __all__ = ["BeamModel", "KernelArrays", "rotation", "mean_motion"]
+
+# The beam's parameter vector ``par``, one row of a system's body table: J_ob [kg m^2], Rx0 [kg m]
+# (the first moments of the undeformed beam about its frame origin), g0 [m/s^2], the drive
+# torque tau_d [N m] and the length L [m].  The slots are module-level integers: numba reads them
+# as compile-time constants.  The tip of a paper case reads the slope's slots after these
+# (:mod:`flexlib.contact.slope`).
+BODY_PAR_NAMES = ("J_ob", "Rx0", "g0", "tau_d", "L")
+P_J_OB, P_RX0, P_G0, P_TAU, P_L = range(len(BODY_PAR_NAMES))
+NPAR_BODY = len(BODY_PAR_NAMES)
 
 
 class KernelArrays(NamedTuple):
@@ -598,10 +606,12 @@ class BeamModel:
         return self._kernel_arrays
 
     def kernel_params(self, tau_d: float | None = None) -> np.ndarray:
-        """The kernel's parameter vector with the beam's slots set (J_ob, Rx0, g0, tau_d, L)."""
+        """The beam's parameter vector (:data:`BODY_PAR_NAMES`: J_ob, Rx0, g0, tau_d, L)."""
         mi = self.mi
-        return pack_params(J_ob=mi.J_ob, Rx0=mi.Rx0, g0=self.g0, L=mi.L,
-                           tau_d=self.params.tau_d if tau_d is None else tau_d)
+        par = np.zeros(NPAR_BODY)
+        par[P_J_OB], par[P_RX0], par[P_G0], par[P_L] = mi.J_ob, mi.Rx0, self.g0, mi.L
+        par[P_TAU] = self.params.tau_d if tau_d is None else tau_d
+        return par
 
     def mass_and_forces(self, q, qd, tau_d: float | None = None):
         """M(q) and Q(q, q') together (eqs (13)-(17), corrected), by the simulator's compiled

@@ -25,12 +25,18 @@ import numpy as np
 
 from .. import _jit
 from .._jit import hot
-from ..bodies.beam import BeamModel, rotate, tip_accel_vp, tip_point, tip_rows_into
-from ..layout import P_L, P_NX, P_NY, P_TX, P_TY, P_X1, P_Y1, pack_params
+from ..bodies.beam import (NPAR_BODY, P_L, BeamModel, rotate, tip_accel_vp, tip_point,
+                           tip_rows_into)
 from ..solver.linalg import dot_at
 from ..params import SlopeParams
 
 __all__ = ["Slope", "TipContact", "tip_contact", "tip_into"]
+
+# The slope's slots in a tip's parameter vector, after the beam's (flexlib.bodies.beam): the
+# outward unit normal, the unit tangent and the origin O1 [m].
+SLOPE_PAR_NAMES = ("nx", "ny", "tx", "ty", "X1", "Y1")
+P_NX, P_NY, P_TX, P_TY, P_X1, P_Y1 = range(NPAR_BODY, NPAR_BODY + len(SLOPE_PAR_NAMES))
+NPAR_TIP = NPAR_BODY + len(SLOPE_PAR_NAMES)
 
 
 @hot
@@ -88,11 +94,16 @@ class Slope:
         """n . (r - r_O1) for points r (..., 2): > 0 above the slope, m."""
         return (np.asarray(r) - self.origin) @ self.n
 
-    def kernel_params(self, L: float) -> np.ndarray:
-        """The beam's parameter vector with the slope and the beam length L [m] set (what
-        :func:`tip_into` reads)."""
-        (nx, ny), (tx, ty), (X1, Y1) = self.n, self.t, self.origin
-        return pack_params(L=L, nx=nx, ny=ny, tx=tx, ty=ty, X1=X1, Y1=Y1)
+    def kernel_params(self, L: float, body=None) -> np.ndarray:
+        """A tip's parameter vector: the slope's slots and the beam's length L [m] (or all the
+        beam's slots, ``body``: :meth:`flexlib.bodies.beam.BeamModel.kernel_params`), what
+        :func:`tip_into` reads."""
+        par = np.zeros(NPAR_TIP)
+        if body is not None:
+            par[:NPAR_BODY] = body
+        par[P_L] = L
+        par[P_NX:P_Y1 + 1] = (*self.n, *self.t, *self.origin)
+        return par
 
 
 @dataclass

@@ -18,7 +18,7 @@ import math
 
 from .. import _jit
 from .._jit import inlined
-from ..layout import P_G0, P_RX0
+from ..bodies.beam import P_G0, P_RX0
 
 
 @inlined

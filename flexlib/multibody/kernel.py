@@ -31,9 +31,8 @@ import numpy as np
 
 from .. import _jit
 from .._jit import compiled, hot, inlined
-from ..bodies.beam import damping_power, potential_energies
+from ..bodies.beam import P_G0, P_TAU, damping_power, potential_energies
 from ..contact.friction import lugre_rates, modified_coulomb
-from ..layout import P_G0, P_TAU
 from ..solver.linalg import solve_into, solve_rank_into
 from ..contact.penalty import normal_force
 from .assembly import (B_DRIVE, B_MASS, B_OMEGA, B_RAMP, B_TH0, J_ITH, J_NF, contact_rows_into,

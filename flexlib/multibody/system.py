@@ -23,8 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..bodies.beam import BeamModel, KernelArrays
-from ..layout import NPAR
+from ..bodies.beam import NPAR_BODY, BeamModel, KernelArrays
 from ..params import BeamParams
 from .assembly import (B_DRIVE, B_MASS, B_OMEGA, B_RAMP, B_TH0, FREE_JOINT, GROUND_HINGE, NBFLT,
                        PARENT_HINGE)
@@ -231,7 +230,7 @@ class ContactPoint:
 class SystemArrays(NamedTuple):
     """The system in the layout of the compiled code (:mod:`flexlib.multibody.assembly`)."""
     bodies: tuple        # one flexlib.bodies.beam.KernelArrays per body (padded to NB_MAX)
-    bpar: np.ndarray     # (nb, NPAR) each body's beam parameters (flexlib.layout slots)
+    bpar: np.ndarray     # (nb, NPAR_BODY) each body's beam parameters (flexlib.bodies.beam slots)
     bint: np.ndarray     # (nb, 7) joint kind, parent, index of R_x, of theta, nf, joint point
     bflt: np.ndarray     # (nb, 3) ground hinge point [m], mass [kg]
     pint: np.ndarray     # (npt,) body of each material point
@@ -408,7 +407,7 @@ class System:
             # padded to NB_MAX entries, so that every system up to NB_MAX bodies has one type and
             # is compiled once (the padding is never read)
             bodies=tuple(arrs + [arrs[0]] * (NB_MAX - len(arrs))),
-            bpar=c(np.array([m.kernel_params() for m in models]).reshape(-1, NPAR)),
+            bpar=c(np.array([m.kernel_params() for m in models]).reshape(-1, NPAR_BODY)),
             bint=bint, bflt=bflt, pint=pint, pflt=pflt, cint=cint, cflt=cflt, laddr=laddr, lpar=lpar,
             oflt=c(oflt if len(oflt) else np.zeros((1, 4))),
             gflt=np.array([self.chi, self.beta], float), nq=len(names), nmax=nmax)
