@@ -134,7 +134,7 @@ class BeamRun:
                                       case.solver)
         self.nc = self.engine.nc
         self.layout = StateLayout(self.nd, self.beam.n, self.nc)
-        self._par0 = self.slope.kernel_params(self.beam.mi.L, body=self.beam.kernel_params())
+        self._par0 = self.beam.kernel_params()
         self._arrs = self.beam.kernel_arrays()
         self.n_rhs = 0
 

@@ -56,8 +56,7 @@ __all__ = ["BeamModel", "KernelArrays", "rotation", "mean_motion"]
 # The beam's parameter vector ``par``, one row of a system's body table: J_ob [kg m^2], Rx0 [kg m]
 # (the first moments of the undeformed beam about its frame origin), g0 [m/s^2], the drive
 # torque tau_d [N m] and the length L [m].  The slots are module-level integers: numba reads them
-# as compile-time constants.  The tip of a paper case reads the slope's slots after these
-# (:mod:`flexlib.contact.slope`).
+# as compile-time constants.
 BODY_PAR_NAMES = ("J_ob", "Rx0", "g0", "tau_d", "L")
 P_J_OB, P_RX0, P_G0, P_TAU, P_L = range(len(BODY_PAR_NAMES))
 NPAR_BODY = len(BODY_PAR_NAMES)

@@ -25,18 +25,17 @@ import numpy as np
 
 from .. import _jit
 from .._jit import hot
-from ..bodies.beam import (NPAR_BODY, P_L, BeamModel, rotate, tip_accel_vp, tip_point,
-                           tip_rows_into)
+from ..bodies.beam import BeamModel, rotate, tip_accel_vp, tip_point, tip_rows_into
 from ..solver.linalg import dot_at
 from ..params import SlopeParams
 
 __all__ = ["Slope", "TipContact", "tip_contact", "tip_into"]
 
-# The slope's slots in a tip's parameter vector, after the beam's (flexlib.bodies.beam): the
-# outward unit normal, the unit tangent and the origin O1 [m].
-SLOPE_PAR_NAMES = ("nx", "ny", "tx", "ty", "X1", "Y1")
-P_NX, P_NY, P_TX, P_TY, P_X1, P_Y1 = range(NPAR_BODY, NPAR_BODY + len(SLOPE_PAR_NAMES))
-NPAR_TIP = NPAR_BODY + len(SLOPE_PAR_NAMES)
+# The tip's parameter vector: the beam's length L [m], the slope's outward unit normal, its unit
+# tangent and its origin O1 [m] (module-level integers: numba reads them as constants).
+TIP_PAR_NAMES = ("L", "nx", "ny", "tx", "ty", "X1", "Y1")
+P_TIP_L, P_NX, P_NY, P_TX, P_TY, P_X1, P_Y1 = range(len(TIP_PAR_NAMES))
+NPAR_TIP = len(TIP_PAR_NAMES)
 
 
 @hot
@@ -56,7 +55,7 @@ def tip_into(q, qd, par, Phi_L, H_L, Psi_L, HLB, Pq, Gq, accel):
     ``accel`` (they are NaN otherwise: a flight phase does not need them).  The tip point and
     its rate are those of :func:`tip_point`."""
     n = Phi_L.shape[0]
-    L = par[P_L]
+    L = par[P_TIP_L]
     nx, ny, tx, ty = par[P_NX], par[P_NY], par[P_TX], par[P_TY]
     th = q[0]
     thd = qd[0]
@@ -94,14 +93,11 @@ class Slope:
         """n . (r - r_O1) for points r (..., 2): > 0 above the slope, m."""
         return (np.asarray(r) - self.origin) @ self.n
 
-    def kernel_params(self, L: float, body=None) -> np.ndarray:
-        """A tip's parameter vector: the slope's slots and the beam's length L [m] (or all the
-        beam's slots, ``body``: :meth:`flexlib.bodies.beam.BeamModel.kernel_params`), what
+    def kernel_params(self, L: float) -> np.ndarray:
+        """The tip's parameter vector (:data:`TIP_PAR_NAMES`) for a beam of length L [m]: what
         :func:`tip_into` reads."""
         par = np.zeros(NPAR_TIP)
-        if body is not None:
-            par[:NPAR_BODY] = body
-        par[P_L] = L
+        par[P_TIP_L] = L
         par[P_NX:P_Y1 + 1] = (*self.n, *self.t, *self.origin)
         return par
 
