@@ -42,6 +42,10 @@ import time
 
 import numpy as np
 
+# the contact intervals are measured as for the other outside runs (scripts/_exudyn_ancf.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from _exudyn_ancf import interval_measures  # noqa: E402
+
 CASES = [(1e6, 0.0), (1e6, 0.4), (1e7, 0.0), (1e7, 0.4)]     # (k [N/m], mu_d)
 THETA_TIMES = (0.1, 0.2, 0.3, 0.33)                           # s: theta is recorded at these
 RHO_INF = 0.9                                                 # generalized-alpha: spectral radius
@@ -170,20 +174,9 @@ def contact_intervals(t, gap, k, n_max=N_INTERVALS):
         if rest.size == 0:
             break                                   # the run ends in contact: incomplete
         b = a + rest[0]                             # first step after the interval
-        ts = t[a - 1] + (t[a] - t[a - 1]) * gap[a - 1] / (gap[a - 1] - gap[a])
-        te = t[b - 1] + (t[b] - t[b - 1]) * gap[b - 1] / (gap[b - 1] - gap[b])
-        N = -k * gap[a:b]
-        tt = np.concatenate(([ts], t[a:b], [te]))
-        NN = np.concatenate(([0.0], N, [0.0]))
-        j = int(np.argmax(N))
-        peak = N[j]
-        if 0 < j < len(N) - 1:                      # a parabola through the three steps
-            y0, y1, y2 = N[j - 1], N[j], N[j + 1]
-            den = y0 - 2 * y1 + y2
-            if den < 0.0:
-                peak = y1 - 0.125 * (y2 - y0) ** 2 / den
-        out.append(dict(t_start=float(ts), t_end=float(te), duration=float(te - ts),
-                        peak_normal_force=float(peak), normal_impulse=float(np.trapezoid(NN, tt))))
+        ts, te, peak, impulse = interval_measures(t, gap, a, b, -k * gap[a:b])
+        out.append(dict(t_start=ts, t_end=te, duration=te - ts, peak_normal_force=peak,
+                        normal_impulse=impulse))
         i = b
     return out
 

@@ -163,21 +163,28 @@ def episodes(t, gap, K, n):
     for a, b in zip(edges[::2], edges[1::2]):
         if a == 0 or b >= len(t):
             raise RuntimeError(f"a contact interval at {t[a]:.6f} s is cut by the run's ends")
-        ts = t[a - 1] + (t[a] - t[a - 1]) * gap[a - 1] / (gap[a - 1] - gap[a])
-        te = t[b - 1] + (t[b] - t[b - 1]) * gap[b - 1] / (gap[b - 1] - gap[b])
-        N = K * (-gap[a:b]) ** n
-        tt = np.concatenate(([ts], t[a:b], [te]))
-        NN = np.concatenate(([0.0], N, [0.0]))
-        j = int(np.argmax(N))
-        peak = N[j]
-        if 0 < j < len(N) - 1:
-            y0, y1, y2 = N[j - 1], N[j], N[j + 1]
-            den = y0 - 2 * y1 + y2
-            if den < 0.0:
-                peak = y1 - 0.125 * (y2 - y0) ** 2 / den
-        out.append(dict(t_start=float(ts), t_end=float(te), duration=float(te - ts),
-                        peak_force=float(peak), impulse=float(np.trapezoid(NN, tt))))
+        ts, te, peak, impulse = interval_measures(t, gap, a, b, K * (-gap[a:b]) ** n)
+        out.append(dict(t_start=ts, t_end=te, duration=te - ts, peak_force=peak, impulse=impulse))
     return out
+
+
+def interval_measures(t, gap, a, b, N):
+    """(t_start, t_end [s], peak [N], impulse [N s]) of the contact interval of samples a..b-1
+    (gap < 0 there, >= 0 at a-1 and b) with the forces ``N`` at those samples: the ends where the
+    gap crosses 0 (linear between samples), the peak through a parabola at the largest sample, the
+    impulse by the trapezoidal rule with N = 0 at the ends."""
+    ts = t[a - 1] + (t[a] - t[a - 1]) * gap[a - 1] / (gap[a - 1] - gap[a])
+    te = t[b - 1] + (t[b] - t[b - 1]) * gap[b - 1] / (gap[b - 1] - gap[b])
+    tt = np.concatenate(([ts], t[a:b], [te]))
+    NN = np.concatenate(([0.0], N, [0.0]))
+    j = int(np.argmax(N))
+    peak = N[j]
+    if 0 < j < len(N) - 1:                      # a parabola through the three steps
+        y0, y1, y2 = N[j - 1], N[j], N[j + 1]
+        den = y0 - 2 * y1 + y2
+        if den < 0.0:
+            peak = y1 - 0.125 * (y2 - y0) ** 2 / den
+    return float(ts), float(te), float(peak), float(np.trapezoid(NN, tt))
 
 
 _GX, _GW = np.polynomial.legendre.leggauss(4)
