@@ -25,7 +25,7 @@ from .cases.command import (add_case_options, canonical_for, compare_command, is
                             refuse_inapplicable, simulate_command)
 from .text import fixed, num
 from .params import (DESCRIPTIONS, RANGES, BeamParams, CoulombParams, LuGreParams, SlopeParams,
-                     SolverSettings, _range_text, paper_case, parse_value)
+                     SolverSettings, _range_text, check_number, paper_case, parse_value)
 
 _PARAM_CLASSES = (BeamParams, SlopeParams, CoulombParams, LuGreParams, SolverSettings)
 _PARAM_NAMES = [f.name for c in _PARAM_CLASSES for f in fields(c)]
@@ -249,15 +249,10 @@ def _check_case(name):
 def _number(name, text, lo, hi, unit, *, lo_open=True):
     """``text`` as a float in (lo, hi] (or [lo, hi]); else a ValueError naming ``name``, the
     value and the range (nan and non-numbers are refused)."""
-    left = "(" if lo_open else "["
-    try:
-        x = float(text)
-    except (TypeError, ValueError):
-        raise ValueError(f"parameter {name!r} = {text!r} is not a number: valid range is "
-                         f"{left}{lo:g}, {hi:g}] {unit}".rstrip()) from None
+    valid = f"{'(' if lo_open else '['}{lo:g}, {hi:g}] {unit}".rstrip()
+    x = check_number(name, text, valid)
     if not ((lo < x if lo_open else lo <= x) and x <= hi):
-        raise ValueError(f"parameter {name!r} = {text!r} is invalid: valid range is "
-                         f"{left}{lo:g}, {hi:g}] {unit}".rstrip())
+        raise ValueError(f"parameter {name!r} = {text!r} is invalid: valid range is {valid}")
     return x
 
 

@@ -34,6 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .params import check_number
 from .text import plural
 
 __all__ = ["NOTEBOOK_DIR", "CELL_TIMEOUT", "NotebookFailed", "notebook_paths", "clean", "execute",
@@ -61,16 +62,10 @@ def notebook_paths(paths=None) -> list[Path]:
 
 def check_timeout(timeout) -> float:
     """The per-cell time limit as a float [s]; a clear error for anything but a number > 0."""
-    bad = ValueError(f"parameter 'timeout' = {timeout!r} is invalid: valid range is a number of "
-                     "seconds > 0 (a time limit per cell)")
-    if isinstance(timeout, bool):
-        raise bad
-    try:
-        t = float(timeout)
-    except (TypeError, ValueError):
-        raise bad from None
-    if not (t > 0 and t < float("inf")):
-        raise bad
+    valid = "a number of seconds > 0 (a time limit per cell)"
+    t = check_number("timeout", timeout, valid)
+    if not t > 0:
+        raise ValueError(f"parameter 'timeout' = {timeout!r} is invalid: valid range is {valid}")
     return t
 
 

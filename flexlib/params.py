@@ -209,7 +209,7 @@ def check_value(name: str, value):
 T_END_MAX = 1000.0      # s: the longest run accepted
 
 
-def _number(name: str, value, valid: str) -> float:
+def check_number(name: str, value, valid: str) -> float:
     """``value`` as a float, or a ValueError naming ``name`` and the ``valid`` range (a bool, a
     non-number and a non-finite number are refused)."""
     if isinstance(value, (bool, np.bool_)):
@@ -231,7 +231,7 @@ def check_run(t_end, sample_times=None, dt=None):
     value raises a ValueError naming the parameter, its value and the valid range.  Both engines'
     entry points and the command line call it."""
     span = f"(0, {T_END_MAX:g}] s"
-    t_end = _number("t_end", t_end, span)
+    t_end = check_number("t_end", t_end, span)
     if not 0.0 < t_end <= T_END_MAX:
         raise ValueError(f"parameter 't_end' = {t_end!r} is invalid: valid range is {span}")
     within = f"[0, t_end = {t_end:g}] s"
@@ -246,7 +246,7 @@ def check_run(t_end, sample_times=None, dt=None):
             raise ValueError(f"parameter 'sample_times' = {sample_times!r} is invalid: valid range "
                              f"is {within}")
     if dt is not None:
-        dt = _number("dt", dt, f"(0, t_end = {t_end:g}] s")
+        dt = check_number("dt", dt, f"(0, t_end = {t_end:g}] s")
         if not 0.0 < dt <= t_end:
             raise ValueError(f"parameter 'dt' = {dt!r} is invalid: valid range is "
                              f"(0, t_end = {t_end:g}] s")
