@@ -37,7 +37,8 @@ from .contact import penalty
 from .bodies.beam import material_points_into
 from .layout import (FREE, NOUT, O_COND, O_F, O_GAP, O_MARGIN, O_MU, O_N, O_NRAW, O_S, O_VN, O_VT,
                      SLIP, STICK)
-from .result import SELECTION_KEYS, SimulationResult, selection_counts
+from .result import (SELECTION_KEYS, SimulationResult, audit_scale, audit_verdict,
+                     selection_counts)
 
 dense_point = integrator.dense_point      # scipy's DOP853 interpolant (compiled with numba)
 
@@ -238,8 +239,14 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
                  multiplier_mode=sim.mult, n_modes=sim.case.beam.n_modes,
                  axial_modes=sim.case.beam.axial_modes, selections=selection_counts(log.selections),
                  n_zeno_jumps=sum(1 for j in jumps if j.get("zeno")))
+    residual = float(np.max(np.abs(h["audit"])))
+    scale = audit_scale(h["T"], h["V_E"], h["V_G"], h["W_tau"])
+    verdict = audit_verdict(residual, scale)
+    if verdict:
+        warnings.append(verdict)
+        success, message = False, f"{message}; the energy audit exceeds its bound"
     energy = dict(initial=float(traj.E0), final=float(h["E"][-1]),
-                  audit_residual_max=float(np.max(np.abs(h["audit"]))),
+                  audit_residual_max=residual, audit_scale=scale,
                   normal_work=float(h["W_N"][-1]), friction_work=float(h["W_f"][-1]),
                   jump_losses=float(sum(j["dE"] for j in jumps)),
                   penetration_energy=float(h["E_pen"][-1]),

@@ -15,6 +15,11 @@ Every result refuses sample times outside its run, [0, t_end] (:func:`times_with
 
 Energy audit (docs/model.md section 13):
 r(t) = E(t) - [E(0) + sum of jump losses up to t + W_N + W_f - W_d + W_tau].
+Its scale (:func:`audit_scale`) is the energy the run is given, not what it reaches: the initial
+kinetic and elastic energy plus the largest work of gravity and of the drives, so that energy a
+run creates shows in the residual instead of inflating the scale.  A run whose residual exceeds
+:data:`AUDIT_BOUND` of the scale ends with ``success = False`` and a warning
+(:func:`audit_verdict`), whichever case it is.
 """
 from __future__ import annotations
 
@@ -27,7 +32,30 @@ import numpy as np
 from . import models
 
 __all__ = ["SimulationResult", "SavedSystemResult", "load_result", "HISTORY_UNITS", "HISTORY_KEYS",
-           "times_within"]
+           "times_within", "audit_scale", "audit_verdict", "AUDIT_BOUND"]
+
+# The energy audit's bound: its largest residual over a run, relative to audit_scale
+AUDIT_BOUND = 1e-6
+
+
+def audit_scale(T, V_E, V_G, W_tau) -> float:
+    """The energy a run is given [J], from its histories at the step points: the kinetic and
+    elastic energy at the start plus the largest work of gravity (max |V_G(t) - V_G(0)|) and of
+    the drive torques (max |W_tau(t)|).  Every term is independent of the potential's reference
+    level and of energy that the run itself creates."""
+    T, V_E, V_G, W_tau = (np.asarray(a, float) for a in (T, V_E, V_G, W_tau))
+    return max(abs(float(T[0])) + abs(float(V_E[0])) + float(np.max(np.abs(V_G - V_G[0])))
+               + float(np.max(np.abs(W_tau))), 1e-12)
+
+
+def audit_verdict(residual: float, scale: float):
+    """``None`` if the audit's largest residual [J] is within :data:`AUDIT_BOUND` of its scale,
+    else the warning that says by how much it is not."""
+    if residual <= AUDIT_BOUND * scale:
+        return None
+    return (f"energy audit: the largest residual {residual:.3g} J is {residual / scale:.2g} of "
+            f"the energy the run was given ({scale:.4g} J), above the bound {AUDIT_BOUND:g}: the "
+            f"energy books do not close (tighten rtol, or the contact is too stiff for the step)")
 
 HISTORY_KEYS = ("t", "mode", "theta", "theta_dot", "B", "B_dot", "z", "W_N", "W_f", "W_d", "W_tau",
                 "tip_X", "tip_Y", "tip_Xdot", "tip_Ydot", "tip_deflection", "T", "V_E", "V_G", "E",

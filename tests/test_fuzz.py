@@ -51,13 +51,14 @@ from flexlib.cases import get_case
 from flexlib.cases import simulate as case_simulate
 from flexlib.multibody.simulate import SystemSimulationError
 from flexlib.params import RANGES
+from flexlib.result import AUDIT_BOUND
 from flexlib.paper import SimulationError
 
 N_SHORT = 80
 N_LONG = 400
 BUDGET_S = 2.0            # CPU s: a run longer than this is "over budget" (counted, listed)
 GUARD_S = 120.0           # wall s: a run longer than this is interrupted: a failure
-AUDIT_REL = 1e-6          # the audit residual's promised bound, relative to its scale
+AUDIT_REL = AUDIT_BOUND   # the audit residual's promised bound, relative to its scale
 G0 = 9.81
 
 TARGETS = ("double-pendulum", "falling-beam", "beam-on-slope", "3.2")
@@ -208,8 +209,7 @@ def _no_nan_single(res):
 def _audit(res, single):
     """(residual, scale) of the energy audit."""
     if single:
-        h = res.h
-        return res.audit_residual_max, max(abs(float(h["E"][0])), float(np.max(np.abs(h["T"]))), 1e-12)
+        return res.audit_residual_max, res.energy["audit_scale"]
     au = res.audit()
     return au["max_residual"], au["scale"]
 
@@ -274,6 +274,9 @@ def _check(d):
             return outcome
         pytest.fail(f"XPASS(strict) {key}: audit {ratio:.3g} of its scale meets the bound now; "
                     f"remove the xfail ({AUDIT_XFAIL[key]})")
+    # a run over the bound says so itself: success False and a warning naming the audit
+    assert res.success == (ratio <= AUDIT_REL), (res.success, ratio)
+    assert any("energy audit" in w for w in res.warnings) == (ratio > AUDIT_REL), res.warnings
     assert ratio <= AUDIT_REL, \
         f"energy audit residual {resid:.3g} J = {ratio:.3g} of the scale {scale:.3g} J > {AUDIT_REL:g}"
     return outcome

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ..result import SYSTEM_FORMAT, samples_within, times_within
+from ..result import SYSTEM_FORMAT, audit_scale, audit_verdict, samples_within, times_within
 from ..solver import integrator
 from . import kernel as K
 from .kernel import FREE, STICK
@@ -44,6 +44,13 @@ class SystemResult:
         self.success = self.t_end >= self.sim.t_end * (1.0 - 1e-12)
         self.message = "reached t_end" if self.success else f"stopped at t = {self.t_end:.9g} s"
         self.inputs = {}            # what the run was built from (flexlib.cases.simulate)
+        self.warnings = list(log.warnings)
+        au = self.audit() if self.phases else None
+        verdict = au and audit_verdict(au["max_residual"], au["scale"])
+        if verdict:
+            self.warnings.append(verdict)
+            self.success = False
+            self.message += "; the energy audit exceeds its bound"
 
     # ------------------------------------------------------------------ states
     def sample(self, times) -> np.ndarray:
@@ -196,11 +203,12 @@ class SystemResult:
         return self._steps
 
     def audit(self) -> dict:
-        """The energy books over the run: E0, E_end, the works [J] and the residual."""
+        """The energy books over the run: E0, E_end, the works [J], the residual's largest value and
+        its scale (:func:`flexlib.result.audit_scale`)."""
         h = self.steps()
         W = h["W_N"].sum(axis=1) + h["W_F"].sum(axis=1) + h["W_d"] + h["W_tau"] + h["W_jump"]
         resid = h["E"] - h["E"][0] - W
-        scale = max(abs(h["E"][0]), float(np.abs(h["T"]).max()), 1e-12)
+        scale = audit_scale(h["T"], h["V_E"], h["V_G"], h["W_tau"])
         return dict(E0=float(h["E"][0]), E_end=float(h["E"][-1]),
                     W_N=[float(w) for w in h["W_N"][-1]], W_F=[float(w) for w in h["W_F"][-1]],
                     W_d=float(h["W_d"][-1]), W_tau=float(h["W_tau"][-1]), jump_loss=float(h["W_jump"][-1]),
@@ -362,7 +370,7 @@ class SystemResult:
         return _jsonable(dict(
             case=p.get("case"), model=p.get("model"), success=self.success, message=self.message,
             params=p, first_contact=self.first_contact, impacts=self.impact_records(),
-            samples=samples_within(times, self.t_end, self._samples), warnings=list(self.log.warnings),
+            samples=samples_within(times, self.t_end, self._samples), warnings=list(self.warnings),
             stats=self.stats, energy=self.energy_summary(), t_end=self.t_end,
             contacts=self.contact_names))
 
