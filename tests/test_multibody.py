@@ -554,15 +554,39 @@ def test_elimination_of_a_singular_matrix_gives_nan():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("model", [pytest.param(m, marks=pytest.mark.xfail(
-    strict=True, reason="measured 2.9e-6 of E0 on the centre-clamped basis (the beam resting on "
-                        "its two Hertz springs, K = 1e9 N/m^1.5, to 0.4 s): above the 1e-6 bound; "
-                        "not yet located")) if m == "continuous" else m for m in MODELS])
+@pytest.mark.parametrize("model", [m for m in MODELS if m != "continuous"])
 def test_audit_closes_on_the_falling_beam_with_two_points(model):
     """Flat flexible beam (N = 3) on its two ends, 0.4 s (measured <= 1.1e-7 of the scale; the
     constraint models make 13-15 jumps with the free body's centre-clamped basis, where the
     end-clamped basis made ~1500 as the beam chattered on the ground)."""
     _audit_closes("falling-beam", model, t_end=0.4, contact_points="0,1")
+
+
+@pytest.mark.slow
+def test_hertz_separations_open_the_books_at_the_default_tolerance_and_the_run_says_so():
+    """The flat beam bouncing on two Hertz springs (K = 1e9 N/m^1.5, n = 1.5), 0.4 s: at the
+    default rtol 1e-8 the audit reaches 3.3e-6 of its scale, and 99.8 % of it accrues in the last
+    5 steps before the 19 separations (95 of 4348 steps).  There the force K delta^1.5 has
+    unbounded higher derivatives (delta -> 0) and the explicit step's error estimate falls short;
+    the run flags itself (success False, the audit's warning), and at rtol 1e-9 the books close
+    (4.8e-9)."""
+    res = simulate("falling-beam", model="continuous", n_modes=3, t_end=0.4, contact_points="0,1")
+    a, h = res.audit(), res.steps()
+    t = h["t"]
+    W = h["W_N"].sum(axis=1) + h["W_F"].sum(axis=1) + h["W_d"] + h["W_tau"] + h["W_jump"]
+    resid = h["E"] - h["E"][0] - W
+    assert a["max_residual"] > 1e-6 * a["scale"]
+    assert not res.success and any("energy audit" in w for w in res.warnings)
+    near = np.zeros(len(t) - 1, bool)
+    for (te, point, kind, _) in res.log.events:
+        k = int(np.searchsorted(t, te, side="left"))
+        if kind == "gap" and h[f"{point}.gap"][max(k - 2, 0)] < 0.0:      # a separation
+            near[max(k - 5, 0):k] = True
+    share = np.diff(resid)[near].sum() / resid[-1]
+    assert share > 0.95 and near.sum() < 0.05 * len(near), (share, near.sum())
+    tight = simulate("falling-beam", model="continuous", n_modes=3, t_end=0.4,
+                     contact_points="0,1", rtol=1e-9, atol=1e-11).audit()
+    assert tight["max_residual"] <= 1e-6 * tight["scale"], tight
 
 
 @pytest.mark.parametrize("model", [m if m in ("frictionless", "continuous") else
