@@ -14,8 +14,11 @@ The body's functions (what a second body would provide):
 * M(q) and Q(q, q') without contact forces (:func:`mass_forces_arrs_into`): the paper's closed
   form, eqs (13)-(22) with the printed typos corrected (docs/model.md section 15), written with
   the precomputed tensors T3 = int rho S H_ij Phi_k and T4 = int rho S H_ij H_kl
-  (:func:`mass_forces_into`), and with axial modes the generic quadrature route (docs/model.md
-  5.3; :func:`mass_forces_quad_into`); the modal damping's power (:func:`damping_power`);
+  (:func:`mass_forces_into`), and with axial modes or many modes the generic quadrature route
+  (docs/model.md 5.3; :func:`mass_forces_quad_into`); for the finite-element bases the same
+  sums regrouped by the elements' local support (:func:`mass_forces_elem_into`; which basis
+  takes which route and why: :func:`mass_forces_arrs_into`); the modal damping's power
+  (:func:`damping_power`);
 * the tip point p_P = (L + Psi_L C - 1/2 B^T H_L B, Phi_L B) and its rate (:func:`tip_point`),
   its Jacobian projected on two directions of the floating frame (:func:`tip_rows_into`) and its
   velocity-product acceleration (:func:`tip_accel_vp`), from which :func:`flexlib.contact.slope.tip_into`
@@ -81,7 +84,7 @@ class KernelArrays(NamedTuple):
     Phi_L: np.ndarray   # (N,) bending shapes at the tip
     H_L: np.ndarray     # (N, N) coupling shape at the tip
     # the generic quadrature route (used with axial modes, Na > 0, and for bases too large for
-    # the tensor route, whose T3r, T3tr, T4r, T4pr are then empty)
+    # the tensor route, whose T3r, T3tr, T4r, T4pr are then empty, as for the element route's)
     xk: np.ndarray      # (K,) nodes [m]
     wk: np.ndarray      # (K,) weights x rho S
     Phik: np.ndarray    # (K, N) bending shapes at the nodes
@@ -833,8 +836,9 @@ class BeamModel:
         code (:func:`mass_forces_any`).
 
         Q contains the drive torque, gravity, all velocity terms, the elastic force -K2 B and
-        the modal damping -C B'.  It does not contain contact forces.  Without axial modes the
-        paper's closed form with the tensors T3, T4; with axial modes the quadrature route.
+        the modal damping -C B'.  It does not contain contact forces.  The route is the basis's
+        (:func:`mass_forces_arrs_into`): the finite-element bases' element route, the paper's
+        closed form with the tensors T3, T4 for a few modes, else the quadrature route.
         """
         c = np.ascontiguousarray
         return mass_forces_any(c(q, dtype=float), c(qd, dtype=float),
