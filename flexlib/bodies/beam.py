@@ -797,10 +797,11 @@ class BeamModel:
     # ------------------------------------------------------------------ hot path
     def kernel_arrays(self) -> KernelArrays:
         """The modal data in the layout of the compiled code, a :class:`KernelArrays`: the
-        tensor route's arrays (M2, M2 - D, S_y, K2, T3 and T4 flattened, Hbar, Sbar, C), the tip
-        values (Phi_L, H_L), and the quadrature route's (nodes, weights x rho S, Phi, H, Psi,
-        K_A), Psi_L and Psibar.  Built once per
-        model."""
+        tensor route's arrays (M2, M2 - D, S_y, K2, T3 and T4 flattened, Hbar, Sbar, C; the
+        tensors empty for a basis on another route), the tip values (Phi_L, H_L), the quadrature
+        route's (nodes, weights x rho S, Phi, H, Psi, K_A), Psi_L and Psibar, and the element
+        route's (:class:`flexlib.bodies.modes.ElementIntegrals`, empty for a basis without
+        local support).  Built once per model."""
         if self._kernel_arrays is None:
             mi = self.mi
             n = mi.n
