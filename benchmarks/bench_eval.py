@@ -9,7 +9,9 @@ coordinates, nq = 3 + N).  Two measures:
   ``phase_eval_samples`` over ``--samples`` copies of one free-flight state (the initial state
   with small random deflections and rates, so that the foreshortening terms are not zero); the
   median CPU time of ``--repeat`` calls divided by the number of samples.  ``M, Q`` is the
-  same for ``flexlib.multibody.assembly.mass_forces_into`` alone (its share of ``eval``).
+  same for ``flexlib.multibody.assembly.mass_forces_into`` alone (its share of ``eval``), and
+  ``solve`` for ``flexlib.solver.linalg.solve_into`` on that state's M and Q (with the copy of
+  M that the elimination destroys).
 * ``run``: a whole run over 0-``--t-end`` s (default 0.16 s, the landing included): its CPU
   time, the RHS evaluations of its steps (the phases' ``nfev``) and their ratio, for
   ``--run-elements`` only (the slow old route makes long runs impractical at fine meshes).
@@ -36,6 +38,7 @@ from flexlib.cases import falling_beam, simulate
 from flexlib.multibody import kernel as K
 from flexlib.multibody.assembly import mass_forces_into
 from flexlib.params import BeamParams
+from flexlib.solver.linalg import solve_into
 
 
 @numba.njit(cache=False, **_jit.NO_REFCOUNT)
@@ -44,6 +47,19 @@ def _loop_mass_forces(n, q, qd, S, ws, M, Q):
     for _ in range(n):
         mass_forces_into(q, qd, S, ws, M, Q)
         acc += M[0, 0] + Q[0]
+    return acc
+
+
+@numba.njit(cache=False, **_jit.NO_REFCOUNT)
+def _loop_solve(n, M0, Q0, Mw, Xw):
+    acc = 0.0
+    for _ in range(n):
+        for i in range(M0.shape[0]):
+            Xw[i, 0] = Q0[i]
+            for j in range(M0.shape[0]):
+                Mw[i, j] = M0[i, j]
+        solve_into(Mw, Xw, 1)
+        acc += Xw[0, 0]
     return acc
 
 
@@ -71,7 +87,8 @@ def _median_cpu(fn, repeat):
 
 
 def eval_cost(elements, repeat=5, budget=0.2):
-    """(nq, us per phase_eval_into, us per mass_forces_into) at a free-flight state."""
+    """(nq, us per phase_eval_into, per mass_forces_into, per solve_into) at a free-flight
+    state."""
     system = falling_beam.system("continuous", beam=BeamParams(basis="fe", elements=elements),
                                  theta0=0.1)
     S, y, disc = state(system)
@@ -88,7 +105,11 @@ def eval_cost(elements, repeat=5, budget=0.2):
     args = (q, qd, S, ws, np.zeros((nq, nq)), np.zeros(nq))
     _loop_mass_forces(2, *args)
     mf = _median_cpu(lambda: _loop_mass_forces(m, *args), repeat) / m
-    return nq, 1e6 * ev, 1e6 * mf
+    _loop_mass_forces(1, *args)
+    sargs = (args[4], args[5], np.zeros((nq, nq)), np.zeros((nq, 1)))
+    _loop_solve(2, *sargs)
+    sv = _median_cpu(lambda: _loop_solve(m, *sargs), repeat) / m
+    return nq, 1e6 * ev, 1e6 * mf, 1e6 * sv
 
 
 def run_cost(elements, t_end=0.16):
@@ -115,11 +136,11 @@ def main():
     a = ap.parse_args()
     print(f"flexlib from {flexlib.__file__}")
     rows = {}
-    print(f"{'elements':>8} {'nq':>4} {'eval us':>10} {'M, Q us':>10}")
+    print(f"{'elements':>8} {'nq':>4} {'eval us':>10} {'M, Q us':>10} {'solve us':>10}")
     for ne in (int(s) for s in a.elements.split(",") if s):
-        nq, ev, mf = eval_cost(ne, a.repeat)
-        rows[ne] = dict(nq=nq, eval_us=ev, mass_forces_us=mf)
-        print(f"{ne:8d} {nq:4d} {ev:10.2f} {mf:10.2f}", flush=True)
+        nq, ev, mf, sv = eval_cost(ne, a.repeat)
+        rows[ne] = dict(nq=nq, eval_us=ev, mass_forces_us=mf, solve_us=sv)
+        print(f"{ne:8d} {nq:4d} {ev:10.2f} {mf:10.2f} {sv:10.2f}", flush=True)
     print(f"\nwhole runs 0-{a.t_end} s")
     print(f"{'elements':>8} {'CPU s':>8} {'nfev':>8} {'us/eval':>9}  v_cm, omega_mean at t_end")
     for ne in (int(s) for s in a.run_elements.split(",") if s):
