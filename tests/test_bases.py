@@ -92,14 +92,21 @@ def test_fe_frequencies_are_upper_bounds_converging_as_h4():
         assert abs(slope - 4.0) <= 0.3, (i, slope)
 
 
-def test_both_routes_agree_with_the_quadrature_reference():
+def test_every_route_agrees_with_the_quadrature_reference():
     """M, Q of the compiled code against the NumPy quadrature statement (tests/reference.py) for
-    a basis on the tensor route (fe, 4 elements: 8 coordinates) and on the quadrature route
-    (fe, 6 elements: 12 coordinates)."""
+    a basis on each route: the element route (fe, 4 and 6 elements), the tensor route (a
+    partitioned basis of 6 coordinates: 3 far modes, 3 fixed-interface modes) and the quadrature
+    route (a partitioned basis of 11 coordinates)."""
     rng = np.random.default_rng(3)
-    for ne, tensor in ((4, True), (6, False)):
-        m = model(basis="fe", elements=ne, zeta=0.01)
-        assert (m.kernel_arrays().T4r.shape[0] > 0) == tensor
+    cases = ((dict(basis="fe", elements=4), "element"), (dict(basis="fe", elements=6), "element"),
+             (dict(basis="partition", local_length=0.25, elements=3, local_modes=3), "tensor"),
+             (dict(basis="partition", local_length=0.25, elements=4, local_modes=0), "quadrature"))
+    for kw, route in cases:
+        m = model(zeta=0.01, **kw)
+        a = m.kernel_arrays()
+        found = ("element" if a.eA.shape[0] > 0 else
+                 "tensor" if a.T4r.shape[0] > 0 and a.Psi_L.shape[0] == 0 else "quadrature")
+        assert found == route, (kw, found)
         for _ in range(3):
             q = np.concatenate(([rng.uniform(-1, 1)], rng.normal(size=m.n) * 5e-3))
             qd = np.concatenate(([rng.uniform(-3, 3)], rng.normal(size=m.n) * 0.2))

@@ -113,6 +113,20 @@ class CentreClampedBasis:
         H[:, n:, n:] = np.where(right[:, None, None], Hh, 0.0)
         return H
 
+    def elements(self):
+        """The local support of the functions (a finite-element half; None for modal halves),
+        as :meth:`flexlib.bodies.basis_fe.FiniteElementBasis.elements`: two chains from the
+        centre, the left half's elements (outwards to x = 0), then the right half's."""
+        own = getattr(self.half, "elements", None)
+        if own is None:
+            return None
+        near, far, dofs, start = own()
+        n = self.half.n
+        right = np.where(dofs >= 0, dofs + n, -1)
+        return (np.concatenate([self.c - near, self.c + near]),
+                np.concatenate([self.c - far, self.c + far]),
+                np.concatenate([dofs, right]), np.concatenate([start, start]))
+
     def axial(self, x, na: int):
         """(Psi, Psi') of ``na`` fixed-free bar modes per half from the centre, (len(x), 2 na)
         each: the right half's sqrt(2) sin((2j - 1) pi (x - c) / L), the left half's the same of

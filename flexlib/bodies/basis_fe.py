@@ -147,3 +147,17 @@ class FiniteElementBasis:
         if not self.foreshortening:
             return np.zeros((len(x), self.n, self.n))
         return self.mesh.coupling(x)
+
+    def elements(self):
+        """The local support of the functions, for the element route of M and Q
+        (:func:`flexlib.bodies.modes.element_integrals`): (near, far, dofs, start), per element
+        in order from the clamp, its end nearer the clamp and its far end [m], the indices of
+        the (at most 4) coordinates whose functions are nonzero on it (-1: a clamped one) and
+        whether it starts a chain of elements from the clamp (here one chain, root to tip)."""
+        nodes = self.mesh.nodes
+        ne = self.mesh.ne
+        node_dofs = np.concatenate([[-1, -1], np.arange(self.n)])      # node 0 is clamped
+        dofs = np.stack([node_dofs[2 * e:2 * e + 4] for e in range(ne)])
+        start = np.zeros(ne, dtype=bool)
+        start[0] = True
+        return nodes[:-1].copy(), nodes[1:].copy(), dofs, start

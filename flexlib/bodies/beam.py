@@ -14,8 +14,11 @@ The body's functions (what a second body would provide):
 * M(q) and Q(q, q') without contact forces (:func:`mass_forces_arrs_into`): the paper's closed
   form, eqs (13)-(22) with the printed typos corrected (docs/model.md section 15), written with
   the precomputed tensors T3 = int rho S H_ij Phi_k and T4 = int rho S H_ij H_kl
-  (:func:`mass_forces_into`), and with axial modes the generic quadrature route (docs/model.md
-  5.3; :func:`mass_forces_quad_into`); the modal damping's power (:func:`damping_power`);
+  (:func:`mass_forces_into`), and with axial modes or many modes the generic quadrature route
+  (docs/model.md 5.3; :func:`mass_forces_quad_into`); for the finite-element bases the same
+  sums regrouped by the elements' local support (:func:`mass_forces_elem_into`; which basis
+  takes which route and why: :func:`mass_forces_arrs_into`); the modal damping's power
+  (:func:`damping_power`);
 * the tip point p_P = (L + Psi_L C - 1/2 B^T H_L B, Phi_L B) and its rate (:func:`tip_point`),
   its Jacobian projected on two directions of the floating frame (:func:`tip_rows_into`) and its
   velocity-product acceleration (:func:`tip_accel_vp`), from which :func:`flexlib.contact.slope.tip_into`
@@ -81,7 +84,7 @@ class KernelArrays(NamedTuple):
     Phi_L: np.ndarray   # (N,) bending shapes at the tip
     H_L: np.ndarray     # (N, N) coupling shape at the tip
     # the generic quadrature route (used with axial modes, Na > 0, and for bases too large for
-    # the tensor route, whose T3r, T3tr, T4r, T4pr are then empty)
+    # the tensor route, whose T3r, T3tr, T4r, T4pr are then empty, as for the element route's)
     xk: np.ndarray      # (K,) nodes [m]
     wk: np.ndarray      # (K,) weights x rho S
     Phik: np.ndarray    # (K, N) bending shapes at the nodes
@@ -90,6 +93,16 @@ class KernelArrays(NamedTuple):
     KA: np.ndarray      # (Na, Na) axial stiffness
     Psi_L: np.ndarray   # (Na,) axial shapes at the tip (empty without axial modes)
     Psibar: np.ndarray  # (Na,) int rho S Psi (gravity of the axial modes; empty without them)
+    # the element route (bases whose functions have local support, without axial modes; E = 0
+    # rows otherwise): flexlib.bodies.modes.ElementIntegrals
+    edof: np.ndarray    # (E, 4) int64 coordinates living on each element (-1: none)
+    estart: np.ndarray  # (E,) int64 1 where a chain of elements starts (at a clamp)
+    etail: np.ndarray   # (E,) mass of the chain beyond the element [kg]
+    eA: np.ndarray      # (E, 4, 4) complete element integrals of Phi'^T Phi'
+    ew: np.ndarray      # (E, G) Gauss weights x rho S [kg]
+    ex: np.ndarray      # (E, G) Gauss nodes [m]
+    eN: np.ndarray      # (E, G, 4) Phi at the nodes
+    eP: np.ndarray      # (E, G, 4, 4) partial element integrals at the nodes
 
 
 @hot
@@ -298,16 +311,209 @@ def mass_forces_quad(q, qd, par, n, K2, C, xk, wk, Phik, Hk, Psik, KA):
 
 
 @inlined
+def _at(v, off, d):
+    """v[off + d], or 0 for d = -1 (a clamped function)."""
+    return v[off + d] if d >= 0 else 0.0
+
+
+@hot
+def _element_sweep(q, qd, thd, gx, gy, e, edof, eA, ew, ex, eN, eP, pre, W, M, Q):
+    """One element of :func:`mass_forces_elem_into`: its nodes' terms of M_theta,theta, Q_theta,
+    the local parts of M_theta,B, Q_B and of the foreshortening block, and g = A B, g' = A B'.
+
+    ``pre`` = (B^T c, B'^T c, B'^T H B' of the earlier elements of the chain) with c = sum of
+    their A B; returns (M_theta,theta part, Q_theta part, sum w p_y, sum f_x).  Writes g, g' into
+    W[1], W[2] at 4 e, the local 4-vectors H-partial B and B' into W[4], W[5], the local parts of
+    M_theta,B, Q_B, sum w (P B) into W[6], W[7], W[8] and sum w (P B)(P B)^T into W[9:13, :4]."""
+    for a in range(4):
+        ga = 0.0
+        gda = 0.0
+        for b in range(4):
+            ga += eA[e, a, b] * _at(q, 1, edof[e, b])
+            gda += eA[e, a, b] * _at(qd, 1, edof[e, b])
+        W[1, 4 * e + a] = ga
+        W[2, 4 * e + a] = gda
+        W[6, a] = 0.0
+        W[7, a] = 0.0
+        W[8, a] = 0.0
+        for b in range(4):
+            W[9 + a, b] = 0.0
+    m00 = 0.0
+    q0 = 0.0
+    ye = 0.0
+    fe = 0.0
+    for k in range(ew.shape[1]):
+        w = ew[e, k]
+        bl = 0.0      # B^T (P B)
+        dl = 0.0      # B'^T (P B)
+        dld = 0.0     # B'^T (P B')
+        py = 0.0
+        pdy = 0.0
+        for a in range(4):
+            l = 0.0
+            ld = 0.0
+            for b in range(4):
+                l += eP[e, k, a, b] * _at(q, 1, edof[e, b])
+                ld += eP[e, k, a, b] * _at(qd, 1, edof[e, b])
+            W[4, a] = l
+            W[5, a] = ld
+            ba = _at(q, 1, edof[e, a])
+            da = _at(qd, 1, edof[e, a])
+            bl += ba * l
+            dl += da * l
+            dld += da * ld
+            py += eN[e, k, a] * ba
+            pdy += eN[e, k, a] * da
+        px = ex[e, k] - 0.5 * (pre[0] + bl)
+        pdx = -(pre[1] + dl)
+        ax = -thd * thd * px - 2.0 * thd * pdy - (pre[2] + dld)
+        ay = -thd * thd * py + 2.0 * thd * pdx
+        fx = w * (gx - ax)
+        fy = w * (gy - ay)
+        m00 += w * (py * py + px * px)
+        q0 += -py * fx + px * fy
+        ye += w * py
+        fe += fx
+        for a in range(4):
+            la = W[4, a]
+            W[6, a] += w * (py * la + px * eN[e, k, a])
+            W[7, a] += -fx * la + fy * eN[e, k, a]
+            W[8, a] += w * la
+            for b in range(4):
+                W[9 + a, b] += w * la * W[4, b]
+    return m00, q0, ye, fe
+
+
+@hot
+def mass_forces_elem_into(q, qd, par, n, M2, K2, C, edof, estart, etail, eA, ew, ex, eN, eP,
+                          W, M, Q):
+    """M(q) and Q(q, q') by the element route: the quadrature route's sums
+    (:func:`mass_forces_quad_into`) regrouped for functions of local support, O(K + N^2).
+
+    On element e of a chain (from the clamp outwards), H(x) B = c_e + P(x) B_e at its nodes,
+    with the carry c_e = sum of g_a = A_a B_a over the chain's earlier elements (A the complete
+    element integrals of Phi'^T Phi', P(x) the partial ones: 4 x 4 each).  Then
+
+    * B^T H B, B'^T H B, B'^T H B' at a node are prefix sums over the chain plus local terms;
+    * sum_k w_k (H_k B)(H_k B)^T = sum_e [c_e r_e^T + r_e c_e^T + T_e g_e g_e^T + L_e], with
+      T_e the mass beyond e, r_e = T_e g_e + sum_k w_k P_k B_e and L_e = sum_k w_k (P_k B_e)(P_k B_e)^T
+      (from sum_e m_e c_e c_e^T = sum_{a,b} g_a g_b^T T_max(a,b): the carry's outer products
+      weighted by the tail mass);
+    * the carry's parts of M_theta,B = sum w p_y H B and Q_B = -sum f_x H B are sum_a g_a
+      times the suffix sums of w p_y and f_x over the chain's later elements.
+
+    ``W`` (>= 14 x max(N^2, 4)) is work space: W[0, :N] the carry, W[1], W[2] (4 E) g and g',
+    W[3] (2 E) the elements' sums of w p_y and f_x, rows 4-12 the local 4-vectors."""
+    th = q[0]
+    thd = qd[0]
+    g0, tau = par[P_G0], par[P_TAU]
+    s = math.sin(th)
+    c = math.cos(th)
+    gx = -g0 * s
+    gy = -g0 * c
+    E = edof.shape[0]
+    for a in range(n):
+        W[0, a] = 0.0
+        M[0, 1 + a] = 0.0
+        Q[1 + a] = 0.0
+        for b in range(n):
+            M[1 + a, 1 + b] = M2[a, b]
+    pre = W[13, :3]
+    m00 = 0.0
+    q0 = 0.0
+    for e in range(E):
+        if estart[e]:
+            pre[0] = 0.0
+            pre[1] = 0.0
+            pre[2] = 0.0
+            for a in range(n):
+                W[0, a] = 0.0
+        dm, dq, ye, fe = _element_sweep(q, qd, thd, gx, gy, e, edof, eA, ew, ex, eN, eP, pre,
+                                        W, M, Q)
+        m00 += dm
+        q0 += dq
+        W[3, e] = ye
+        W[3, E + e] = fe
+        tail = etail[e]
+        for a in range(4):
+            da = edof[e, a]
+            if da < 0:
+                continue
+            ga = W[1, 4 * e + a]
+            pre[0] += q[1 + da] * ga
+            pre[1] += qd[1 + da] * ga
+            pre[2] += qd[1 + da] * W[2, 4 * e + a]
+            M[0, 1 + da] += W[6, a]
+            Q[1 + da] += W[7, a]
+            r = tail * ga + W[8, a]
+            for i in range(n):
+                ci = W[0, i] * r
+                M[1 + i, 1 + da] += ci
+                M[1 + da, 1 + i] += ci
+            for b in range(4):
+                db = edof[e, b]
+                if db >= 0:
+                    M[1 + da, 1 + db] += tail * ga * W[1, 4 * e + b] + W[9 + a, b]
+        for a in range(4):
+            if edof[e, a] >= 0:
+                W[0, edof[e, a]] += W[1, 4 * e + a]
+    ty = 0.0
+    tf = 0.0
+    for e in range(E - 1, -1, -1):
+        for a in range(4):
+            da = edof[e, a]
+            if da >= 0:
+                M[0, 1 + da] += W[1, 4 * e + a] * ty
+                Q[1 + da] -= W[1, 4 * e + a] * tf
+        ty += W[3, e]
+        tf += W[3, E + e]
+        if estart[e]:
+            ty = 0.0
+            tf = 0.0
+    M[0, 0] = m00
+    Q[0] = q0 + tau
+    for i in range(n):
+        M[1 + i, 0] = M[0, 1 + i]
+        acc = 0.0
+        for j in range(n):
+            acc += K2[i, j] * q[1 + j] + C[i, j] * qd[1 + j]
+        Q[1 + i] -= acc
+
+
+@compiled
+def mass_forces_elem(q, qd, par, arrs):
+    """As :func:`mass_forces_elem_into` for the modal data ``arrs``, returning new (M, Q)."""
+    n = arrs.Phi_L.shape[0]
+    M = np.empty((n + 1, n + 1))
+    Q = np.empty(n + 1)
+    mass_forces_elem_into(q, qd, par, n, arrs.M2, arrs.K2, arrs.C, arrs.edof, arrs.estart,
+                          arrs.etail, arrs.eA, arrs.ew, arrs.ex, arrs.eN, arrs.eP,
+                          np.empty((14, max(n * n, 4))), M, Q)
+    return M, Q
+
+
+@inlined
+def element_route(arrs):
+    """True when the beam of the modal data ``arrs`` runs by the element route
+    (:func:`mass_forces_elem_into`): a basis whose functions have local support (finite
+    elements, clamped at the root or at the centre), without axial modes."""
+    return arrs.eA.shape[0] > 0
+
+
+@inlined
 def quadrature_route(arrs):
-    """True when the beam of the modal data ``arrs`` runs by the quadrature route: with axial
-    modes, or when its basis has no tensors (too many coordinates for the tensor route)."""
-    return arrs.Psi_L.shape[0] > 0 or arrs.T4r.shape[0] == 0
+    """True when the beam of the modal data ``arrs`` runs by the quadrature route: not the
+    element route, and with axial modes or a basis without tensors (too many coordinates for
+    the tensor route)."""
+    return not element_route(arrs) and (arrs.Psi_L.shape[0] > 0 or arrs.T4r.shape[0] == 0)
 
 
 @compiled
 def mass_forces_any(q, qd, par, arrs):
-    """M, Q from the modal data ``arrs`` (a :class:`KernelArrays`): the tensor path for a small
-    basis without axial modes, else quadrature (:func:`quadrature_route`)."""
+    """M, Q from the modal data ``arrs`` (a :class:`KernelArrays`) by its route (see
+    :func:`mass_forces_arrs_into`)."""
+    if element_route(arrs):
+        return mass_forces_elem(q, qd, par, arrs)
     if quadrature_route(arrs):
         return mass_forces_quad(q, qd, par, arrs.Phi_L.shape[0], arrs.K2, arrs.C, arrs.xk,
                                 arrs.wk, arrs.Phik, arrs.Hk, arrs.Psik, arrs.KA)
@@ -318,11 +524,23 @@ def mass_forces_any(q, qd, par, arrs):
 @inlined
 def mass_forces_arrs_into(q, qd, par, arrs, W, M, Q):
     """M(q) and Q(q, q') of the beam with the modal data ``arrs`` (a :class:`KernelArrays`),
-    written into ``M`` and ``Q`` with the work array ``W`` (>= 14 x max(N^2, nd), rows 0-6 and
-    11-13 used): the tensor form for a small basis without axial modes, else the quadrature
-    route (:func:`quadrature_route`)."""
+    written into ``M`` and ``Q`` with the work array ``W`` (>= 14 x max(N^2, nd, 4)).  One route
+    per basis, each the same sums over the beam (exact to round-off against each other):
+
+    * finite elements, root- or centre-clamped, without axial modes: the element route
+      (:func:`mass_forces_elem_into`, O(K + N^2): the functions' local support makes H(x) B a
+      prefix sum of element integrals);
+    * the modal basis up to :data:`flexlib.bodies.modes.TENSOR_ROUTE_MAX` modes without axial
+      modes: the paper's tensor form (:func:`mass_forces_into`, O(N^4), the fewest operations
+      for a few global modes);
+    * otherwise (axial modes, whose functions are global; larger modal bases; the partitioned
+      basis, whose far functions are global and whose reduced local functions span the whole
+      region): the quadrature route (:func:`mass_forces_quad_into`, O(K N^2))."""
     n = arrs.Phi_L.shape[0]
-    if quadrature_route(arrs):
+    if element_route(arrs):
+        mass_forces_elem_into(q, qd, par, n, arrs.M2, arrs.K2, arrs.C, arrs.edof, arrs.estart,
+                              arrs.etail, arrs.eA, arrs.ew, arrs.ex, arrs.eN, arrs.eP, W, M, Q)
+    elif quadrature_route(arrs):
         mass_forces_quad_into(q, qd, par, n, arrs.K2, arrs.C, arrs.xk, arrs.wk, arrs.Phik,
                               arrs.Hk, arrs.Psik, arrs.KA, W, M, Q)
     else:
@@ -579,15 +797,17 @@ class BeamModel:
     # ------------------------------------------------------------------ hot path
     def kernel_arrays(self) -> KernelArrays:
         """The modal data in the layout of the compiled code, a :class:`KernelArrays`: the
-        tensor route's arrays (M2, M2 - D, S_y, K2, T3 and T4 flattened, Hbar, Sbar, C), the tip
-        values (Phi_L, H_L), and the quadrature route's (nodes, weights x rho S, Phi, H, Psi,
-        K_A), Psi_L and Psibar.  Built once per
-        model."""
+        tensor route's arrays (M2, M2 - D, S_y, K2, T3 and T4 flattened, Hbar, Sbar, C; the
+        tensors empty for a basis on another route), the tip values (Phi_L, H_L), the quadrature
+        route's (nodes, weights x rho S, Phi, H, Psi, K_A), Psi_L and Psibar, and the element
+        route's (:class:`flexlib.bodies.modes.ElementIntegrals`, empty for a basis without
+        local support).  Built once per model."""
         if self._kernel_arrays is None:
             mi = self.mi
             n = mi.n
             c = np.ascontiguousarray
-            tensors = mi.T4.shape[0] > 0
+            el = mi.elements
+            tensors = mi.T4.shape[0] > 0 and el.eA.shape[0] == 0
             T3, T4 = mi.T3, mi.T4
             self._kernel_arrays = KernelArrays(
                 M2=c(mi.M2), M2mD=c(mi.M2 - mi.D), S_y=c(mi.S_y), K2=c(mi.K2),
@@ -601,7 +821,7 @@ class BeamModel:
                 # for a basis without the tensors T3, T4
                 xk=c(mi.x), wk=c(mi.w * mi.rhoS), Phik=c(mi.Phi),
                 Hk=c(mi.H.reshape(len(mi.x), n * n)), Psik=c(mi.Psi), KA=c(mi.K_A),
-                Psi_L=c(mi.Psi_L), Psibar=c(mi.Psibar))
+                Psi_L=c(mi.Psi_L), Psibar=c(mi.Psibar), **el._asdict())
         return self._kernel_arrays
 
     def kernel_params(self, tau_d: float | None = None) -> np.ndarray:
@@ -617,8 +837,9 @@ class BeamModel:
         code (:func:`mass_forces_any`).
 
         Q contains the drive torque, gravity, all velocity terms, the elastic force -K2 B and
-        the modal damping -C B'.  It does not contain contact forces.  Without axial modes the
-        paper's closed form with the tensors T3, T4; with axial modes the quadrature route.
+        the modal damping -C B'.  It does not contain contact forces.  The route is the basis's
+        (:func:`mass_forces_arrs_into`): the finite-element bases' element route, the paper's
+        closed form with the tensors T3, T4 for a few modes, else the quadrature route.
         """
         c = np.ascontiguousarray
         return mass_forces_any(c(q, dtype=float), c(qd, dtype=float),

@@ -12,18 +12,24 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from ..params import BeamParams
 
 __all__ = ["cantilever_roots", "mode_shapes", "axial_shapes", "axial_of", "coupling_shape", "ModalBasis",
-           "ModalIntegrals", "modal_integrals", "TENSOR_ROUTE_MAX"]
+           "ModalIntegrals", "modal_integrals", "element_integrals", "ElementIntegrals",
+           "TENSOR_ROUTE_MAX", "NODES_PER_ELEMENT"]
 
 # The tensor route (the tensors T3 and T4 have N^3 and N^4 entries, and its work per evaluation
 # grows as N^4) is used up to this many deformation coordinates; larger bases use the quadrature
 # route (~ K N^2 per evaluation for K nodes)
 TENSOR_ROUTE_MAX = 8
+
+# Gauss points per element of the element route (the finite-element basis's own rule: its
+# integrands are polynomials of degree <= 10 on an element, integrated exactly by 6 points)
+NODES_PER_ELEMENT = 6
 
 
 def cantilever_roots(n: int) -> np.ndarray:
@@ -159,6 +165,25 @@ class ModalIntegrals:
     M_A: np.ndarray = None
     Psibar: np.ndarray = None
     basis: object = None
+    elements: "ElementIntegrals" = None
+
+
+class ElementIntegrals(NamedTuple):
+    """The data of the element route of M and Q (:func:`flexlib.bodies.beam.mass_forces_elem_into`)
+    for a basis whose functions have local support (E elements, G = :data:`NODES_PER_ELEMENT`
+    Gauss points on each), built by :func:`element_integrals`; every array has E = 0 rows for a
+    basis without it.  Elements come in chains, each ordered from its clamp outwards (one chain
+    for a root-clamped beam, two for one clamped at its centre); on element e the coupling shape
+    is H(x) = sum of the complete integrals A of the earlier elements of its chain + the partial
+    integral P(x) of e, each restricted to the (at most 4) coordinates living on the element."""
+    edof: np.ndarray    # (E, 4) int: the coordinates whose functions are nonzero on e (-1: none)
+    estart: np.ndarray  # (E,) int: 1 where a chain starts
+    etail: np.ndarray   # (E,) the mass of the chain beyond e [kg]
+    eA: np.ndarray      # (E, 4, 4) int_e Phi'^T Phi' (signed as H), the element's complete integral
+    ew: np.ndarray      # (E, G) Gauss weights x rho S [kg]
+    ex: np.ndarray      # (E, G) Gauss nodes [m]
+    eN: np.ndarray      # (E, G, 4) Phi at the nodes
+    eP: np.ndarray      # (E, G, 4, 4) H(x_k) - H(the element's near end): the partial integral
 
 
 def _gauss(a: float, b: float, k: int):
@@ -208,6 +233,47 @@ class ModalBasis:
 
     def coupling(self, x):
         return coupling_shape(x, self.L, self.n, self.k, self.lam, self.foreshortening)
+
+
+def element_integrals(basis, rhoS: float, na: int = 0) -> ElementIntegrals:
+    """The element route's data (:class:`ElementIntegrals`) of ``basis``, from its own functions
+    (``shapes``, ``coupling``) on the element layout its method ``elements()`` gives; empty
+    (E = 0) for a basis without that method or whose ``elements()`` is None (modal,
+    partitioned), and with axial modes (``na`` > 0: their functions are not local).  ``rhoS``
+    [kg/m] weights the Gauss rule."""
+    G = NODES_PER_ELEMENT
+    layout = getattr(basis, "elements", lambda: None)() if na == 0 else None
+    if layout is None:
+        return ElementIntegrals(np.zeros((0, 4), np.int64), np.zeros(0, np.int64), np.zeros(0),
+                                np.zeros((0, 4, 4)), np.zeros((0, G)), np.zeros((0, G)),
+                                np.zeros((0, G, 4)), np.zeros((0, G, 4, 4)))
+    near, far, dofs, start = (np.asarray(a) for a in layout)
+    E, n = len(near), basis.n
+    xi, wi = np.polynomial.legendre.leggauss(G)
+    lo, hi = np.minimum(near, far), np.maximum(near, far)
+    ex = 0.5 * (hi - lo)[:, None] * xi + 0.5 * (hi + lo)[:, None]
+    ew = rhoS * 0.5 * (hi - lo)[:, None] * wi
+    idx = np.where(dofs >= 0, dofs, n)          # -1 reads a zero column/row appended at n
+
+    def pad(a):            # (m, n) or (m, n, n) with a zero column (and row) at index n
+        z = np.zeros(a.shape[:-1] + (1,))
+        a = np.concatenate([a, z], axis=-1)
+        if a.ndim == 3:
+            a = np.concatenate([a, np.zeros((a.shape[0], 1, n + 1))], axis=1)
+        return a
+    Phi = pad(basis.shapes(ex.ravel())[0]).reshape(E, G, n + 1)
+    H = pad(basis.coupling(ex.ravel())).reshape(E, G, n + 1, n + 1)
+    Hn, Hf = pad(basis.coupling(near)), pad(basis.coupling(far))
+    eN = np.stack([Phi[e][:, idx[e]] for e in range(E)])
+    eP = np.stack([(H[e] - Hn[e])[:, idx[e]][:, :, idx[e]] for e in range(E)])
+    eA = np.stack([(Hf[e] - Hn[e])[np.ix_(idx[e], idx[e])] for e in range(E)])
+    m = ew.sum(axis=1)
+    etail = np.zeros(E)
+    for e in range(E - 2, -1, -1):
+        etail[e] = 0.0 if start[e + 1] else etail[e + 1] + m[e + 1]
+    c = np.ascontiguousarray
+    return ElementIntegrals(c(dofs, np.int64), c(start, np.int64), etail, c(eA), c(ew), c(ex),
+                            c(eN), c(eP))
 
 
 def modal_integrals(beam: BeamParams, basis=None) -> ModalIntegrals:
@@ -267,4 +333,4 @@ def modal_integrals(beam: BeamParams, basis=None) -> ModalIntegrals:
         H=H, Phi_L=PhiL, H_L=H_L, m=rhoS * L, J_ob=float(ws @ x**2), M2=M2, D=D, S_y=S_y, K2=K2,
         Hbar=Hbar, Sbar=Sbar, Rx0=float(ws @ x), T3=np.ascontiguousarray(T3),
         T4=np.ascontiguousarray(T4), C=C, na=na, EA=EA, Psi=Psi, dPsi=dPsi, Psi_L=Psi_L, K_A=K_A,
-        M_A=M_A, Psibar=Psibar, basis=basis)
+        M_A=M_A, Psibar=Psibar, basis=basis, elements=element_integrals(basis, rhoS, na))

@@ -187,7 +187,10 @@ def mass_forces_into(q, qd, S, ws, M, Q):
         mass_forces_arrs_into(q[ith:nj], qd[ith:nj], S.bpar[b], arrs, Wb, Mb[b, 2:db, 2:db],
                               Qb[b, 2:db])
         frame_rows_into(q[ith:nj], qd[ith:nj], S.bpar[b], arrs, S.bflt[b, B_MASS], Mb[b], Qb[b])
-        # Q_b - M_b c_b, then C_b^T (.) and C_b^T M_b C_b (MC = M_b C_b)
+        # Q_b - M_b c_b, then C_b^T (.) and C_b^T M_b C_b (MC = M_b C_b).  C_b's rows of the
+        # body's own coordinates are a unit selection (row 2 + k: column ith + k) and its R rows
+        # 0, 1 are general: the products take only their nonzero terms, in the order of the
+        # dense ones (whose other terms are exact zeros), O(db nj) instead of O(db^2 nj)
         for k in range(db):
             v = Qb[b, k]
             for l in range(db):
@@ -195,19 +198,20 @@ def mass_forces_into(q, qd, S, ws, M, Q):
             Qb[b, k] = v
         for k in range(db):
             for j in range(nj):
-                v = 0.0
-                for l in range(db):
-                    v += Mb[b, k, l] * Cs[b, l, j]
+                v = Mb[b, k, 0] * Cs[b, 0, j] + Mb[b, k, 1] * Cs[b, 1, j]
+                if j >= ith:
+                    v += Mb[b, k, 2 + j - ith]
                 MC[k, j] = v
         for i in range(nj):
-            v = 0.0
-            for k in range(db):
-                v += Cs[b, k, i] * Qb[b, k]
+            own = 2 + i - ith
+            v = Cs[b, 0, i] * Qb[b, 0] + Cs[b, 1, i] * Qb[b, 1]
+            if own >= 2:
+                v += Qb[b, own]
             Q[i] += v
             for j in range(nj):
-                v = 0.0
-                for k in range(db):
-                    v += Cs[b, k, i] * MC[k, j]
+                v = Cs[b, 0, i] * MC[0, j] + Cs[b, 1, i] * MC[1, j]
+                if own >= 2:
+                    v += MC[own, j]
                 M[i, j] += v
 
 

@@ -424,7 +424,8 @@ def _beam_model(beam: BeamParams, clamp: str) -> BeamModel:
 
 
 def _kernel_arrays(m: BeamModel) -> KernelArrays:
-    return KernelArrays._make(np.require(a, float, ("C", "W")) for a in m.kernel_arrays())
+    return KernelArrays._make(np.require(a, np.int64 if a.dtype.kind in "iu" else float, ("C", "W"))
+                              for a in m.kernel_arrays())
 
 
 def _shapes_at(m: BeamModel, x: float):

@@ -1,0 +1,158 @@
+"""Cost of one evaluation of the system's right-hand side on the falling beam, finite-element basis.
+
+The falling beam (case ``falling-beam``, model continuous, theta0 = 0.1 rad) with ``elements`` =
+4, 8, ..., 64 Hermite elements (its basis clamped at the centre: N = 2 n_e deformation
+coordinates, nq = 3 + N).  Two measures:
+
+* ``eval``: microseconds per call of ``flexlib.multibody.kernel.phase_eval_into`` (M, Q, the
+  contact rows, the solve, the rates and the energies), timed through the compiled sample loop
+  ``phase_eval_samples`` over ``--samples`` copies of one free-flight state (the initial state
+  with small random deflections and rates, so that the foreshortening terms are not zero); the
+  median CPU time of ``--repeat`` calls divided by the number of samples.  ``M, Q`` is the
+  same for ``flexlib.multibody.assembly.mass_forces_into`` alone (its share of ``eval``), and
+  ``solve`` for ``flexlib.solver.linalg.solve_into`` on that state's M and Q (with the copy of
+  M that the elimination destroys).
+* ``run``: a whole run over 0-``--t-end`` s (default 0.16 s, the landing included): its CPU
+  time, the RHS evaluations of its steps (the phases' ``nfev``) and their ratio, for
+  ``--run-elements`` only (the slow old route makes long runs impractical at fine meshes).
+
+Usage (from the repository root; the library on PYTHONPATH is the one measured):
+
+    python3 benchmarks/bench_eval.py [--elements 4,8,16,32,64] [--repeat 5] [--json out.json]
+
+Prints a table (and writes it as JSON with ``--json``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import numba
+import numpy as np
+
+import flexlib
+from flexlib import _jit
+from flexlib.cases import falling_beam, simulate
+from flexlib.multibody import kernel as K
+from flexlib.multibody.assembly import mass_forces_into
+from flexlib.params import BeamParams
+from flexlib.solver.linalg import solve_into
+
+
+@numba.njit(cache=False, **_jit.NO_REFCOUNT)
+def _loop_mass_forces(n, q, qd, S, ws, M, Q):
+    acc = 0.0
+    for _ in range(n):
+        mass_forces_into(q, qd, S, ws, M, Q)
+        acc += M[0, 0] + Q[0]
+    return acc
+
+
+@numba.njit(cache=False, **_jit.NO_REFCOUNT)
+def _loop_solve(n, M0, Q0, Mw, Xw):
+    acc = 0.0
+    for _ in range(n):
+        for i in range(M0.shape[0]):
+            Xw[i, 0] = Q0[i]
+            for j in range(M0.shape[0]):
+                Mw[i, j] = M0[i, j]
+        solve_into(Mw, Xw, 1)
+        acc += Xw[0, 0]
+    return acc
+
+
+def state(system, seed=1):
+    """(S, y, disc): the system's arrays and a free-flight state of the falling beam."""
+    S = system.arrays()
+    y = system.initial_state()
+    nq = S.nq
+    _, offs = system.coordinates()
+    ir, ith, nf = offs[0]
+    rng = np.random.default_rng(seed)
+    y[ith + 1:ith + 1 + nf] = 1e-3 * rng.standard_normal(nf)
+    y[nq + ith] = 0.5
+    y[nq + ith + 1:nq + ith + 1 + nf] = 1e-1 * rng.standard_normal(nf)
+    return S, y, np.zeros(4 * len(system.contacts))
+
+
+def _median_cpu(fn, repeat):
+    ts = []
+    for _ in range(repeat):
+        t0 = time.process_time()
+        fn()
+        ts.append(time.process_time() - t0)
+    return statistics.median(ts)
+
+
+def eval_cost(elements, repeat=5, budget=0.2):
+    """(nq, us per phase_eval_into, per mass_forces_into, per solve_into) at a free-flight
+    state."""
+    system = falling_beam.system("continuous", beam=BeamParams(basis="fe", elements=elements),
+                                 theta0=0.1)
+    S, y, disc = state(system)
+    nq = S.nq
+    K.phase_eval_samples(np.zeros(2), np.tile(y, (2, 1)), np.tile(disc, (2, 1)), S)  # compile
+    t0 = time.process_time()
+    K.phase_eval_samples(np.zeros(20), np.tile(y, (20, 1)), np.tile(disc, (20, 1)), S)
+    per = max((time.process_time() - t0) / 20, 1e-7)
+    m = int(min(max(budget / per, 20), 200_000))
+    ts, Y, D = np.zeros(m), np.tile(y, (m, 1)), np.tile(disc, (m, 1))
+    ev = _median_cpu(lambda: K.phase_eval_samples(ts, Y, D, S), repeat) / m
+    ws, _, _ = K.work_arrays(S)
+    q, qd = y[:nq].copy(), y[nq:2 * nq].copy()
+    args = (q, qd, S, ws, np.zeros((nq, nq)), np.zeros(nq))
+    _loop_mass_forces(2, *args)
+    mf = _median_cpu(lambda: _loop_mass_forces(m, *args), repeat) / m
+    _loop_mass_forces(1, *args)
+    sargs = (args[4], args[5], np.zeros((nq, nq)), np.zeros((nq, 1)))
+    _loop_solve(2, *sargs)
+    sv = _median_cpu(lambda: _loop_solve(m, *sargs), repeat) / m
+    return nq, 1e6 * ev, 1e6 * mf, 1e6 * sv
+
+
+def run_cost(elements, t_end=0.16):
+    """(CPU s, RHS evaluations, us per evaluation, v_cm, omega_mean at t_end) of a whole run."""
+    kw = dict(basis="fe", elements=elements, theta0=0.1)
+    simulate("falling-beam", "continuous", 0.01, **kw)       # compile outside the timing
+    t0 = time.process_time()
+    res = simulate("falling-beam", "continuous", t_end, **kw)
+    cpu = time.process_time() - t0
+    nfev = sum(int(p.sol.nfev) for p in res.phases)
+    mm = res.mean_motion(res.sample([t_end]))
+    impulses = [float(i["normal_impulse"]) for i in res.impacts]
+    return (cpu, nfev, 1e6 * cpu / nfev, mm["beam.v_cm"][0].tolist(),
+            float(mm["beam.omega_mean"][0]), impulses)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--elements", default="4,8,16,32,64")
+    ap.add_argument("--run-elements", default="4,8,16")
+    ap.add_argument("--t-end", type=float, default=0.16)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--json", default=None)
+    a = ap.parse_args()
+    print(f"flexlib from {flexlib.__file__}")
+    rows = {}
+    print(f"{'elements':>8} {'nq':>4} {'eval us':>10} {'M, Q us':>10} {'solve us':>10}")
+    for ne in (int(s) for s in a.elements.split(",") if s):
+        nq, ev, mf, sv = eval_cost(ne, a.repeat)
+        rows[ne] = dict(nq=nq, eval_us=ev, mass_forces_us=mf, solve_us=sv)
+        print(f"{ne:8d} {nq:4d} {ev:10.2f} {mf:10.2f} {sv:10.2f}", flush=True)
+    print(f"\nwhole runs 0-{a.t_end} s")
+    print(f"{'elements':>8} {'CPU s':>8} {'nfev':>8} {'us/eval':>9}  v_cm, omega_mean at t_end")
+    for ne in (int(s) for s in a.run_elements.split(",") if s):
+        cpu, nfev, per, v, om, imp = run_cost(ne, a.t_end)
+        rows.setdefault(ne, {}).update(run_cpu_s=cpu, run_nfev=nfev, run_us_per_eval=per,
+                                       v_cm=v, omega_mean=om, impulses=imp)
+        print(f"{ne:8d} {cpu:8.2f} {nfev:8d} {per:9.2f}  {v[0]:.15e} {v[1]:.15e} {om:.15e} "
+              f"impulses {imp}", flush=True)
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(rows, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()
