@@ -1,7 +1,9 @@
 """The event-driven simulation of a system: phases, impacts and the contact modes of every point.
 
 Each phase integrates the compiled right-hand side (:mod:`flexlib.multibody.kernel`) with the
-compiled DOP853 of :mod:`flexlib.solver.integrator` until an event of a contact point:
+compiled DOP853 of :mod:`flexlib.solver.integrator`, or for bases too stiff for an explicit step
+the compiled Radau IIA of :mod:`flexlib.solver.radau` (:func:`integrator_for`), until an event of
+a contact point:
 
 * a constraint point in FREE reaches its obstacle (gap 0, closing): an **impact**.  Every
   constraint point at zero gap that approaches, and every point already closed, takes part:
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..solver import integrator
+from ..solver import integrator, radau
 from ..contact.friction import stribeck_level
 from ..contact.lcp import InconsistentContacts, newton_impact, select_modes
 from ..params import SolverSettings, check_run
@@ -35,7 +37,7 @@ from . import kernel as K
 from .kernel import CONSTRAINT, CONTACT, FREE, SLIP, STICK
 from .system import System
 
-__all__ = ["SystemSimulator", "SystemSimulationError"]
+__all__ = ["SystemSimulator", "SystemSimulationError", "integrator_for", "highest_frequency"]
 
 GAP_TOL = 1e-9        # m: a free point this close to its obstacle, not leaving it, joins an impact
 VN_TOL = 1e-6         # m/s: a normal velocity below this (in magnitude) is zero
@@ -50,6 +52,33 @@ T_SIMULTANEOUS = 1e-10  # s: another point's event this close after a located on
 # cond S = 1.5e10, a_t 3.5e-3 m/s^2 off its target) do not (case 3.2: cond S ~ 1e3-1e7).
 COND_S_WARN = 1e10
 HOLD_TOL = 1e-8
+# method="auto" takes Radau IIA when the bases' highest natural frequency w_max [rad/s] times the
+# contact phases' largest step exceeds this: DOP853's step is then bounded by its stability
+# (|h w| below ~4 on the imaginary axis) rather than by the contact's accuracy, and its step
+# count grows like w_max (docs/model.md, "The integrators").
+STIFF_RATIO = 20.0
+SCIPY_NAMES = {"DOP853-scipy": "DOP853", "Radau-scipy": "Radau"}
+
+
+def highest_frequency(system: System) -> float:
+    """The highest natural frequency [rad/s] of the bodies' bases: bending (clamped at the
+    body's frame, Rayleigh-Ritz upper bounds for the element bases) and axial."""
+    w = 0.0
+    for b in system.bodies:
+        m = system.model(b.name)
+        for f in (m.natural_frequencies(), m.axial_frequencies()):
+            if len(f):
+                w = max(w, float(np.max(f)))
+    return w
+
+
+def integrator_for(system: System, solver: SolverSettings) -> str:
+    """The integrator of a run: ``solver.method``, or for ``"auto"`` Radau IIA when the bases are
+    stiff (``highest_frequency * max_step_contact > STIFF_RATIO``) and DOP853 otherwise."""
+    if solver.method != "auto":
+        return solver.method
+    stiff = highest_frequency(system) * solver.max_step_contact > STIFF_RATIO
+    return "Radau" if stiff else "DOP853"
 
 
 class SystemSimulationError(RuntimeError):
@@ -147,7 +176,9 @@ class SystemSimulator:
         self.names = [c.name for c in system.contacts]
         self.laws = [c.laws for c in system.contacts]
         self.n_drives = sum(getattr(b.joint, "drive", None) is not None for b in system.bodies)
-        self._integrate = integrator.specialize(K)
+        self.method = integrator_for(system, self.solver)
+        self._integrate = (radau.specialize(K) if self.method == "Radau" else
+                           integrator.specialize(K))
         self.work = K.work_arrays(self.S)
         self._dy = np.zeros(2 * self.nq + 3 * self.nc + 2)
         self._out = np.zeros(K.NOUT)
@@ -261,15 +292,27 @@ class SystemSimulator:
     def dense_step(self, t, y, h, disc):
         """The 7th-order interpolant's coefficients (7, ny) of the step of size ``h`` from (t, y)
         in the phase ``disc``, taken again with the interpolant (a flight phase runs without it),
-        or None if the integrator does not take it as one step."""
+        or None if the integrator does not take it as one step.  A Radau run keeps every step's
+        collocation polynomial; taken again, the step gives it (a cubic)."""
         s = self.solver
         none = np.zeros(K.NEV, dtype=np.bool_)
         res = self._integrate(float(t), np.ascontiguousarray(y, float), float(t + h), 0, 0, 0,
                               disc, self.S, max(s.rtol, 1e-13), self._atol(len(y)), float(h),
                               float(h), none, np.zeros(K.NEV), np.zeros(4), np.zeros(K.NEV), 2,
-                              True)
+                              True, *self._structure())
         sol = integrator.PhaseSolution(res)
         return sol.F[0] if len(sol.t) == 2 and sol.status == 0 else None
+
+    def _structure(self):
+        """The state's structure for the implicit integrator (``n2``, ``nz``: q' = v for the
+        first nq components, then nc coupled bristle states, then the works); none for DOP853."""
+        return (self.nq, self.nc) if self.method == "Radau" else ()
+
+    @property
+    def dense_in_flight(self) -> bool:
+        """Whether every step of a run carries its interpolant (Radau's collocation polynomial),
+        so that no flight step is taken again for a sample."""
+        return self.method == "Radau"
 
     def _phase(self, t, y, disc):
         s = self.solver
@@ -279,17 +322,18 @@ class SystemSimulator:
         _, out = self.evaluate(t, y, disc)         # the phase's start
         active, direction, eoff, t_stop = self._events(t, out, disc)
         self._watched = (active, direction, eoff)
-        if s.method != "DOP853":
-            # scipy's integrators (the implicit ones for comparison): the same right-hand side
-            # and events, evaluated from Python
+        if self.method not in ("DOP853", "Radau"):
+            # scipy's integrators (for comparison): the same right-hand side and events,
+            # evaluated from Python
             return integrator.ScipyPhase(
                 lambda tt, yy: self.evaluate(tt, yy, disc),
-                lambda o: o[K.O_EV:K.O_EV + K.NEV] - eoff, float(t), y, float(t_stop), s.method,
-                rtol=max(s.rtol, 1e-13), atol=atol, max_step=float(max_step), active=active,
-                direction=direction)
+                lambda o: o[K.O_EV:K.O_EV + K.NEV] - eoff, float(t), y, float(t_stop),
+                SCIPY_NAMES.get(self.method, self.method), rtol=max(s.rtol, 1e-13), atol=atol,
+                max_step=float(max_step), active=active, direction=direction)
         res = self._integrate(float(t), y, float(t_stop), 0, 0, 0, disc, self.S,
                               max(s.rtol, 1e-13), atol, float(max_step), 0.0, active, direction,
-                              np.zeros(4), eoff, int(s.max_steps_phase), closed)
+                              np.zeros(4), eoff, int(s.max_steps_phase), closed,
+                              *self._structure())
         return integrator.PhaseSolution(res)
 
     def run(self, progress=None):
@@ -317,7 +361,8 @@ class SystemSimulator:
                 progress(t, self.t_end)
             sol = self._phase(t, y, disc)
             log.phases.append(Phase(sol, disc.copy(), len(log.jumps),
-                                    self.closed(disc) or not isinstance(sol, integrator.PhaseSolution)))
+                                    self.closed(disc) or self.dense_in_flight
+                                    or not isinstance(sol, integrator.PhaseSolution)))
             t0, t, y = t, float(sol.t[-1]), sol.y[:, -1].copy()
             if sol.status < 0:
                 raise self._error(f"the integrator failed at t = {t:.9g} s: {sol.message} "

@@ -800,8 +800,8 @@ def compile_around(kern, base, names, inlined, hot, stamp_file, cache=True):
 
 
 class ScipyPhase:
-    """One phase integrated by :func:`scipy.integrate.solve_ivp` (``method`` "RK45", "Radau",
-    "BDF", "LSODA" or "DOP853-scipy"), shaped like a :class:`PhaseSolution`: ``t``, ``y``,
+    """One phase integrated by :func:`scipy.integrate.solve_ivp` (``method`` "RK45", "BDF",
+    "LSODA", "DOP853-scipy" or "Radau-scipy"), shaped like a :class:`PhaseSolution`: ``t``, ``y``,
     ``status`` (0 t_end, 1 event, -1 failure), ``message``, ``event_mask``, ``nfev`` and the
     dense output ``sol(t)`` (scipy's ``OdeSolution``).  ``rhs(t, y)`` gives (dy/dt, out) and
     ``events(out)`` the event functions (their offsets subtracted); ``active`` and ``direction``
@@ -826,7 +826,7 @@ class ScipyPhase:
                 return float(events(evaluate(t, y)[1])[i])
             g.terminal, g.direction = True, float(direction[i])
             funcs.append(g)
-        name = "DOP853" if method == "DOP853-scipy" else method
+        name = method[:-len("-scipy")] if method.endswith("-scipy") else method
         sol = solve_ivp(lambda t, y: evaluate(t, y)[0], (t0, t_end), y0, method=name, rtol=rtol,
                         atol=atol, max_step=max_step, events=funcs or None, dense_output=True)
         self.t, self.y, self.message = sol.t, sol.y, sol.message
