@@ -87,3 +87,29 @@ def test_auto_keeps_dop853_for_modal_bases_and_takes_radau_for_fine_meshes():
             (want == "Radau")
     system, solver = build("falling-beam", "continuous", basis="fe", elements=32)
     assert integrator_for(system, solver.replace(method="DOP853")) == "DOP853"
+
+
+def test_a_newton_failure_stops_the_run_by_name_with_the_partial_result(monkeypatch):
+    """The engine's stop machinery for the implicit integrator's own failure: the phase after
+    the first fails (as Radau reports a Newton iteration that does not converge); the run stops
+    with a SystemSimulationError naming it, and its result holds what was integrated."""
+    from flexlib.multibody import kernel
+    from flexlib.multibody import simulate as engine
+    from flexlib.solver import integrator, radau
+
+    real = radau.specialize(kernel)
+    calls = []
+
+    def failing(*args):
+        res = real(*args)
+        calls.append(res[2][-1])
+        return res if len(calls) < 2 else (-1, integrator.NEWTON_FAILURE) + tuple(res[2:])
+
+    monkeypatch.setattr(engine.radau, "specialize", lambda kern: failing)
+    with pytest.raises(engine.SystemSimulationError) as exc:
+        simulate("falling-beam", "continuous", 0.16, basis="fe", elements=4, theta0=0.1,
+                 method="Radau")
+    assert "Newton iteration" in str(exc.value)
+    res = exc.value.result
+    assert res is not None and not res.success and 0.0 < res.t_end < 0.16
+    assert res.t_end >= calls[0]
