@@ -149,7 +149,7 @@ DESCRIPTIONS: dict[str, str] = {
     "atol": "absolute tolerance of the integrator (scaled per state component)",
     "method": "integrator: 'DOP853' is flexlib's compiled copy of scipy's DOP853 (explicit), "
               "'Radau' its compiled Radau IIA (implicit, for stiff bases), 'auto' picks Radau when "
-              "the bases' highest natural frequency times max_step_contact exceeds 20 and DOP853 "
+              "the bases' highest natural frequency times max_step_contact exceeds 40 and DOP853 "
               "otherwise; the others (DOP853-scipy, Radau-scipy, RK45, BDF, LSODA) use scipy's "
               "solve_ivp (slower, for cross-checks)",
     "max_step_contact": "largest integrator step in contact",
