@@ -148,10 +148,10 @@ DESCRIPTIONS: dict[str, str] = {
     "rtol": "relative tolerance of the integrator",
     "atol": "absolute tolerance of the integrator (scaled per state component)",
     "method": "integrator: 'DOP853' is flexlib's compiled copy of scipy's DOP853 (explicit), "
-              "'Radau' its compiled Radau IIA (implicit, for stiff bases), 'auto' picks Radau when "
-              "the bases' highest natural frequency times max_step_contact exceeds 40 and DOP853 "
-              "otherwise; the others (DOP853-scipy, Radau-scipy, RK45, BDF, LSODA) use scipy's "
-              "solve_ivp (slower, for cross-checks)",
+              "'Radau' its compiled Radau IIA (implicit), 'auto' DOP853, but Radau in the phases "
+              "in which nothing excites the elastic modes when the bases are stiff (highest "
+              "natural frequency times max_step_contact above 4); the others (DOP853-scipy, "
+              "Radau-scipy, RK45, BDF, LSODA) use scipy's solve_ivp (slower, for cross-checks)",
     "max_step_contact": "largest integrator step in contact",
     "max_step_free": "largest integrator step in flight",
     "t_cluster": "contact episodes closer in time than this form one impact",
@@ -455,9 +455,9 @@ class SolverSettings(_Validated):
     ``rtol``/``atol`` are the integrator tolerances (atol is scaled per component by the
     simulator).  ``method="DOP853"`` uses flexlib's compiled copy of scipy's DOP853
     (:mod:`flexlib.solver.integrator`) when numba is available, ``"Radau"`` its compiled Radau IIA
-    (:mod:`flexlib.solver.radau`, implicit: for bases whose highest frequency would bound an
-    explicit step), ``"auto"`` (the default) the one of the two that
-    :func:`flexlib.multibody.simulate.integrator_for` picks from the bases' highest frequency;
+    (:mod:`flexlib.solver.radau`, implicit: its step is not bounded by the bases' highest
+    frequency), ``"auto"`` (the default) DOP853, and on stiff bases Radau in the phases in which
+    nothing excites the elastic modes (:func:`flexlib.multibody.simulate.integrator_for`);
     ``"DOP853-scipy"``, ``"Radau-scipy"`` and the other names use :func:`scipy.integrate.solve_ivp`
     (slower, for cross-checks).  ``max_step_contact`` bounds the step in contact phases so that short
     contacts and sign changes of v_t are not skipped.  ``dense_dt`` is the sampling step of
