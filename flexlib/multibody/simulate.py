@@ -77,14 +77,21 @@ def highest_frequency(system: System) -> float:
     return w
 
 
+def free_bodies(system: System) -> bool:
+    """Whether every body of ``system`` is free (no joint, no drive): only then can a phase be at
+    rest (:meth:`SystemSimulator.at_rest`)."""
+    return all(isinstance(b.joint, FreeJoint) and getattr(b.joint, "drive", None) is None
+               for b in system.bodies)
+
+
 def integrator_for(system: System, solver: SolverSettings) -> str:
-    """The integrator of a run: ``solver.method``, or for ``"auto"`` DOP853 when the bases are not
-    stiff (``highest_frequency * max_step_contact <= STIFF_RATIO``) and else :data:`AUTO_STIFF`:
-    Radau IIA in the phases at rest, DOP853 in the others."""
+    """The integrator of a run: ``solver.method``, or for ``"auto"`` :data:`AUTO_STIFF` (Radau IIA
+    in the phases at rest, DOP853 in the others) when the bases are stiff (``highest_frequency *
+    max_step_contact > STIFF_RATIO``) and the bodies free (:func:`free_bodies`), else DOP853."""
     if solver.method != "auto":
         return solver.method
     stiff = highest_frequency(system) * solver.max_step_contact > STIFF_RATIO
-    return AUTO_STIFF if stiff else "DOP853"
+    return AUTO_STIFF if stiff and free_bodies(system) else "DOP853"
 
 
 class SystemSimulationError(RuntimeError):
@@ -185,8 +192,7 @@ class SystemSimulator:
         self.method = integrator_for(system, self.solver)
         self._integrate = integrator.specialize(K)
         self._implicit = radau.specialize(K) if self.method in ("Radau", AUTO_STIFF) else None
-        self._free = all(isinstance(b.joint, FreeJoint) and getattr(b.joint, "drive", None) is None
-                         for b in system.bodies)
+        self._free = free_bodies(system)
         _, offs = system.coordinates()
         self._rates = np.array([self.nq + ith + k for _, ith, nf in offs for k in range(nf + 1)],
                                dtype=int)
@@ -318,9 +324,9 @@ class SystemSimulator:
     @property
     def dense_in_flight(self) -> bool:
         """Whether a flight step may lack the 7th-order interpolant without being taken again for
-        a sample: True when phases may run with Radau (each step keeps its collocation cubic, and
-        a DOP853 flight step its cubic Hermite interpolant)."""
-        return self._implicit is not None
+        a sample: True when flight phases may run with Radau (each step keeps its collocation
+        cubic, and a DOP853 flight step its cubic Hermite interpolant)."""
+        return self.method == "Radau" or (self.method == AUTO_STIFF and self._free)
 
     def at_rest(self, y, disc) -> bool:
         """Whether nothing excites the bodies' elastic modes in the phase from (t, y): every body
