@@ -32,14 +32,14 @@ _PARAM_NAMES = [f.name for c in _PARAM_CLASSES for f in fields(c)]
 _PARAM_GROUPS = ("beam, hinge and initial state", "slope and contact", "Coulomb friction levels",
                  "LuGre friction", "solver")
 # A parameter's metavar is its name in capitals, except where two names differ only in case.
-_METAVARS = {"E": "YOUNG_MODULUS", "e": "RESTITUTION"}
+_METAVARS = {"E": "YOUNG_MODULUS", "e": "RESTITUTION", "method": "INTEGRATOR"}
 # The option of a parameter is its name with hyphens, except the restitution coefficient e (beside
 # Young's modulus E): one name per concept in every case.
-_OPTION_NAMES = {"e": "restitution"}
+_OPTION_NAMES = {"e": "restitution", "method": "integrator"}
 # the spellings of earlier versions, for the hint of the unknown-option error (not accepted)
 _RENAMED = {"--e": "--restitution", "--stop-stiffness": "--contact-stiffness",
             "--stop-exponent": "--contact-exponent", "--ground-stiffness": "--contact-stiffness",
-            "--ground-exponent": "--contact-exponent"}
+            "--ground-exponent": "--contact-exponent", "--method": "--integrator"}
 _CASES_TEXT = ("3.1 (or A), 3.2 (or B), double-pendulum, falling-beam, beam-on-slope")
 _MODEL_HELP = {m: spec.description for m, spec in models.REGISTRY.items()}
 _DEFAULT_MODEL = "frictionless"

@@ -247,6 +247,7 @@ def build_result(sim, log, *, success, message, wall0, sample_times=None) -> Sim
         success, message = False, f"{message}; the energy audit exceeds its bound"
     energy = dict(initial=float(traj.E0), final=float(h["E"][-1]),
                   audit_residual_max=residual, audit_scale=scale,
+                  numerical_dissipation=float(-h["audit"][-1]),
                   normal_work=float(h["W_N"][-1]), friction_work=float(h["W_f"][-1]),
                   jump_losses=float(sum(j["dE"] for j in jumps)),
                   penetration_energy=float(h["E_pen"][-1]),

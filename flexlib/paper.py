@@ -112,7 +112,11 @@ class BeamRun:
     :meth:`kinematics` evaluate the paper's histories at any states with the engine's compiled
     right-hand side and the body's compiled kinematics (:func:`flexlib.bodies.beam.sample_kinematics`)."""
 
-    dense_in_flight = False          # a flight step gets its 7th-order interpolant on demand
+    @property
+    def dense_in_flight(self) -> bool:
+        """False: a flight step gets its 7th-order interpolant on demand (True for a Radau run,
+        whose steps keep their collocation polynomials)."""
+        return self.engine.dense_in_flight
     mult = "coupled"                 # the multipliers of all rows are solved together
 
     def __init__(self, case: Case, model: str, t_end: float, *, multiplier_mode=None,

@@ -70,7 +70,8 @@ RANGES: dict[str, tuple] = {
     # solver
     "rtol": (1e-14, 1e-3, True, True, "float", "-"),
     "atol": (0.0, 1.0, False, True, "float", "-"),
-    "method": (None, None, True, True, ("DOP853", "DOP853-scipy", "RK45", "Radau", "BDF", "LSODA"), "-"),
+    "method": (None, None, True, True, ("auto", "DOP853", "DOP853-scipy", "RK45", "Radau",
+                                        "Radau-scipy", "BDF", "LSODA"), "-"),
     "max_step_contact": (0.0, 1.0, False, True, "float", "s"),
     "max_step_free": (0.0, 10.0, False, True, "float", "s"),
     "t_cluster": (0.0, 10.0, False, True, "float", "s"),
@@ -146,8 +147,11 @@ DESCRIPTIONS: dict[str, str] = {
     # solver
     "rtol": "relative tolerance of the integrator",
     "atol": "absolute tolerance of the integrator (scaled per state component)",
-    "method": "integrator: 'DOP853' is flexlib's compiled copy of scipy's DOP853; the others use "
-              "scipy's solve_ivp (slower, for cross-checks)",
+    "method": "integrator: 'DOP853' is flexlib's compiled copy of scipy's DOP853 (explicit), "
+              "'Radau' its compiled Radau IIA (implicit), 'auto' DOP853, but Radau in the phases "
+              "in which nothing excites the elastic modes when the bases are stiff (highest "
+              "natural frequency times max_step_contact above 4); the others (DOP853-scipy, "
+              "Radau-scipy, RK45, BDF, LSODA) use scipy's solve_ivp (slower, for cross-checks)",
     "max_step_contact": "largest integrator step in contact",
     "max_step_free": "largest integrator step in flight",
     "t_cluster": "contact episodes closer in time than this form one impact",
@@ -450,8 +454,12 @@ class SolverSettings(_Validated):
 
     ``rtol``/``atol`` are the integrator tolerances (atol is scaled per component by the
     simulator).  ``method="DOP853"`` uses flexlib's compiled copy of scipy's DOP853
-    (:mod:`flexlib.solver.integrator`) when numba is available; ``"DOP853-scipy"`` and the other names
-    use :func:`scipy.integrate.solve_ivp` (slower, for cross-checks).  ``max_step_contact`` bounds the step in contact phases so that short
+    (:mod:`flexlib.solver.integrator`) when numba is available, ``"Radau"`` its compiled Radau IIA
+    (:mod:`flexlib.solver.radau`, implicit: its step is not bounded by the bases' highest
+    frequency), ``"auto"`` (the default) DOP853, and on stiff bases Radau in the phases in which
+    nothing excites the elastic modes (:func:`flexlib.multibody.simulate.integrator_for`);
+    ``"DOP853-scipy"``, ``"Radau-scipy"`` and the other names use :func:`scipy.integrate.solve_ivp`
+    (slower, for cross-checks).  ``max_step_contact`` bounds the step in contact phases so that short
     contacts and sign changes of v_t are not skipped.  ``dense_dt`` is the sampling step of
     the histories ``result.h`` in contact phases (the impacts' peaks and ``result.sample`` use
     the interpolant itself).  ``event_cap`` bounds the events per impact
@@ -463,7 +471,7 @@ class SolverSettings(_Validated):
     """
     rtol: float = 1e-8
     atol: float = 1e-10
-    method: str = "DOP853"
+    method: str = "auto"
     max_step_contact: float = 5e-5
     max_step_free: float = 1e-2
     t_cluster: float = 0.02

@@ -51,7 +51,7 @@ BAD_INPUTS = [
     ("mu_d-negative", ["--mu-d", "-0.1"], ["'mu_d'", "-0.1", "[0, 10]"]),
     ("event_cap-5", ["--event-cap", "5"], ["'event_cap'", "[10, 1e+07]"]),
     ("foreshortening-maybe", ["--foreshortening", "maybe"], ["'foreshortening'", "True or False"]),
-    ("method-unknown", ["--method", "Euler"], ["'method'", "'Euler'", "'DOP853'", "'Radau'"]),
+    ("method-unknown", ["--integrator", "Euler"], ["'method'", "'Euler'", "'DOP853'", "'Radau'"]),
     ("multiplier_mode-unknown", ["--multiplier-mode", "printed"], ["'multiplier_mode'", "'printed'", "'coupled'"]),
     ("stick_limit-unknown", ["--stick-limit", "foo"], ["'stick_limit'", "'mu_d'", "'mu_s'"]),
     ("n_gauss-too-small", ["--n-gauss", "5"], ["'n_gauss'", "n_modes = 3", "[14, 400]"]),
@@ -292,7 +292,7 @@ def test_help_parameters_units_ranges_metavars_and_choices(runs, command):
     p = runs["help-" + command]
     entries = _help_entries(p.stdout)
     for name, (_lo, _hi, _a, _b, kind, unit) in RANGES.items():
-        opt = "--" + {"e": "restitution"}.get(name, name).replace("_", "-")
+        opt = "--" + {"e": "restitution", "method": "integrator"}.get(name, name).replace("_", "-")
         assert opt in entries, opt
         text = entries[opt][1]
         if not unit.startswith("-"):

@@ -1,7 +1,9 @@
 """The event-driven simulation of a system: phases, impacts and the contact modes of every point.
 
 Each phase integrates the compiled right-hand side (:mod:`flexlib.multibody.kernel`) with the
-compiled DOP853 of :mod:`flexlib.solver.integrator` until an event of a contact point:
+compiled DOP853 of :mod:`flexlib.solver.integrator`, or where the bases are too stiff for an
+explicit step and nothing excites their modes the compiled Radau IIA of :mod:`flexlib.solver.radau`
+(:func:`integrator_for`), until an event of a contact point:
 
 * a constraint point in FREE reaches its obstacle (gap 0, closing): an **impact**.  Every
   constraint point at zero gap that approaches, and every point already closed, takes part:
@@ -27,15 +29,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..solver import integrator
+from ..solver import integrator, radau
 from ..contact.friction import stribeck_level
 from ..contact.lcp import InconsistentContacts, newton_impact, select_modes
 from ..params import SolverSettings, check_run
 from . import kernel as K
 from .kernel import CONSTRAINT, CONTACT, FREE, SLIP, STICK
-from .system import System
+from .system import FreeJoint, System
 
-__all__ = ["SystemSimulator", "SystemSimulationError"]
+__all__ = ["SystemSimulator", "SystemSimulationError", "integrator_for", "highest_frequency"]
 
 GAP_TOL = 1e-9        # m: a free point this close to its obstacle, not leaving it, joins an impact
 VN_TOL = 1e-6         # m/s: a normal velocity below this (in magnitude) is zero
@@ -50,6 +52,46 @@ T_SIMULTANEOUS = 1e-10  # s: another point's event this close after a located on
 # cond S = 1.5e10, a_t 3.5e-3 m/s^2 off its target) do not (case 3.2: cond S ~ 1e3-1e7).
 COND_S_WARN = 1e10
 HOLD_TOL = 1e-8
+# method="auto" calls the bases stiff when their highest natural frequency w_max [rad/s] times the
+# contact phases' largest step exceeds this: DOP853's step is then bounded by its stability
+# (|h w_max| below ~4) even where the contact's accuracy would allow max_step_contact.  A stiff
+# system's phases in which nothing excites the elastic modes (:meth:`SystemSimulator.at_rest`) run
+# with Radau IIA, whose step is not so bounded; the others with DOP853, because an excited mode
+# above the tolerances must be resolved by either integrator, and there DOP853's 7th-order error
+# estimate takes far fewer steps than Radau's 3rd-order one (benchmarks/README.md, "The implicit
+# integrator").
+STIFF_RATIO = 4.0
+AUTO_STIFF = "Radau/DOP853"     # the resolved "auto" of a stiff system: Radau in the phases at rest
+SCIPY_NAMES = {"DOP853-scipy": "DOP853", "Radau-scipy": "Radau"}
+
+
+def highest_frequency(system: System) -> float:
+    """The highest natural frequency [rad/s] of the bodies' bases: bending (clamped at the
+    body's frame, Rayleigh-Ritz upper bounds for the element bases) and axial."""
+    w = 0.0
+    for b in system.bodies:
+        m = system.model(b.name)
+        for f in (m.natural_frequencies(), m.axial_frequencies()):
+            if len(f):
+                w = max(w, float(np.max(f)))
+    return w
+
+
+def free_bodies(system: System) -> bool:
+    """Whether every body of ``system`` is free (no joint, no drive): only then can a phase be at
+    rest (:meth:`SystemSimulator.at_rest`)."""
+    return all(isinstance(b.joint, FreeJoint) and getattr(b.joint, "drive", None) is None
+               for b in system.bodies)
+
+
+def integrator_for(system: System, solver: SolverSettings) -> str:
+    """The integrator of a run: ``solver.method``, or for ``"auto"`` :data:`AUTO_STIFF` (Radau IIA
+    in the phases at rest, DOP853 in the others) when the bases are stiff (``highest_frequency *
+    max_step_contact > STIFF_RATIO``) and the bodies free (:func:`free_bodies`), else DOP853."""
+    if solver.method != "auto":
+        return solver.method
+    stiff = highest_frequency(system) * solver.max_step_contact > STIFF_RATIO
+    return AUTO_STIFF if stiff and free_bodies(system) else "DOP853"
 
 
 class SystemSimulationError(RuntimeError):
@@ -147,7 +189,14 @@ class SystemSimulator:
         self.names = [c.name for c in system.contacts]
         self.laws = [c.laws for c in system.contacts]
         self.n_drives = sum(getattr(b.joint, "drive", None) is not None for b in system.bodies)
+        self.method = integrator_for(system, self.solver)
         self._integrate = integrator.specialize(K)
+        self._implicit = radau.specialize(K) if self.method in ("Radau", AUTO_STIFF) else None
+        self._free = free_bodies(system)
+        _, offs = system.coordinates()
+        self._rates = np.array([self.nq + ith + k for _, ith, nf in offs for k in range(nf + 1)],
+                               dtype=int)
+        self._elastic = np.array([ith + 1 + k for _, ith, nf in offs for k in range(nf)], dtype=int)
         self.work = K.work_arrays(self.S)
         self._dy = np.zeros(2 * self.nq + 3 * self.nc + 2)
         self._out = np.zeros(K.NOUT)
@@ -261,7 +310,8 @@ class SystemSimulator:
     def dense_step(self, t, y, h, disc):
         """The 7th-order interpolant's coefficients (7, ny) of the step of size ``h`` from (t, y)
         in the phase ``disc``, taken again with the interpolant (a flight phase runs without it),
-        or None if the integrator does not take it as one step."""
+        or None if the integrator does not take it as one step (a Radau phase keeps every step's
+        collocation polynomial and needs none)."""
         s = self.solver
         none = np.zeros(K.NEV, dtype=np.bool_)
         res = self._integrate(float(t), np.ascontiguousarray(y, float), float(t + h), 0, 0, 0,
@@ -271,6 +321,30 @@ class SystemSimulator:
         sol = integrator.PhaseSolution(res)
         return sol.F[0] if len(sol.t) == 2 and sol.status == 0 else None
 
+    @property
+    def dense_in_flight(self) -> bool:
+        """Whether a flight step may lack the 7th-order interpolant without being taken again for
+        a sample: True when flight phases may run with Radau (each step keeps its collocation
+        cubic, and a DOP853 flight step its cubic Hermite interpolant)."""
+        return self.method == "Radau" or (self.method == AUTO_STIFF and self._free)
+
+    def at_rest(self, y, disc) -> bool:
+        """Whether nothing excites the bodies' elastic modes in the phase from (t, y): every body
+        free (no joint, no drive), not rotating and undeformed (elastic coordinates and rates
+        within atol), no contact point closed.  Uniform gravity then accelerates every material
+        point alike, so the modes stay at rest through the phase."""
+        atol = self.solver.atol
+        return (self._free and not self.closed(disc)
+                and bool(np.all(np.abs(y[self._elastic]) <= atol))
+                and bool(np.all(np.abs(y[self._rates]) <= atol)))
+
+    def phase_method(self, y, disc) -> str:
+        """The integrator of the phase from (t, y) in ``disc``: the run's, and for
+        :data:`AUTO_STIFF` Radau IIA at rest (:meth:`at_rest`), DOP853 otherwise."""
+        if self.method == AUTO_STIFF:
+            return "Radau" if self.at_rest(y, disc) else "DOP853"
+        return self.method
+
     def _phase(self, t, y, disc):
         s = self.solver
         closed = self.closed(disc)
@@ -279,18 +353,23 @@ class SystemSimulator:
         _, out = self.evaluate(t, y, disc)         # the phase's start
         active, direction, eoff, t_stop = self._events(t, out, disc)
         self._watched = (active, direction, eoff)
-        if s.method != "DOP853":
-            # scipy's integrators (the implicit ones for comparison): the same right-hand side
-            # and events, evaluated from Python
+        meth = self.phase_method(y, disc)
+        if meth not in ("DOP853", "Radau"):
+            # scipy's integrators (for comparison): the same right-hand side and events,
+            # evaluated from Python
             return integrator.ScipyPhase(
                 lambda tt, yy: self.evaluate(tt, yy, disc),
-                lambda o: o[K.O_EV:K.O_EV + K.NEV] - eoff, float(t), y, float(t_stop), s.method,
-                rtol=max(s.rtol, 1e-13), atol=atol, max_step=float(max_step), active=active,
-                direction=direction)
-        res = self._integrate(float(t), y, float(t_stop), 0, 0, 0, disc, self.S,
-                              max(s.rtol, 1e-13), atol, float(max_step), 0.0, active, direction,
-                              np.zeros(4), eoff, int(s.max_steps_phase), closed)
-        return integrator.PhaseSolution(res)
+                lambda o: o[K.O_EV:K.O_EV + K.NEV] - eoff, float(t), y, float(t_stop),
+                SCIPY_NAMES.get(meth, meth), rtol=max(s.rtol, 1e-13), atol=atol,
+                max_step=float(max_step), active=active, direction=direction)
+        args = (float(t), y, float(t_stop), 0, 0, 0, disc, self.S, max(s.rtol, 1e-13), atol,
+                float(max_step), 0.0, active, direction, np.zeros(4), eoff,
+                int(s.max_steps_phase), closed)
+        if meth == "Radau":
+            # the state's structure: q' = v for the first nq components, then the nc bristle
+            # states, then the works (flexlib.solver.radau)
+            return integrator.PhaseSolution(self._implicit(*args, self.nq, self.nc))
+        return integrator.PhaseSolution(self._integrate(*args))
 
     def run(self, progress=None):
         """Integrate over [0, t_end]; returns a :class:`~flexlib.multibody.result.SystemResult`.
@@ -317,7 +396,8 @@ class SystemSimulator:
                 progress(t, self.t_end)
             sol = self._phase(t, y, disc)
             log.phases.append(Phase(sol, disc.copy(), len(log.jumps),
-                                    self.closed(disc) or not isinstance(sol, integrator.PhaseSolution)))
+                                    self.closed(disc) or getattr(sol, "n_jac", 0) > 0
+                                    or not isinstance(sol, integrator.PhaseSolution)))
             t0, t, y = t, float(sol.t[-1]), sol.y[:, -1].copy()
             if sol.status < 0:
                 raise self._error(f"the integrator failed at t = {t:.9g} s: {sol.message} "

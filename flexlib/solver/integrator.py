@@ -54,6 +54,7 @@ BRENT_MAXITER = 100
 
 # message codes (second return value of integrate_phase)
 OK, EVENT, TOO_SMALL_STEP, NON_FINITE, MAX_STEPS, STEP_COLLAPSE = 0, 1, 2, 3, 4, 5
+NEWTON_FAILURE = 6          # the implicit integrator (flexlib.solver.radau)
 MESSAGES = {
     OK: "The solver successfully reached the end of the integration interval.",
     EVENT: "A termination event occurred.",
@@ -63,6 +64,10 @@ MESSAGES = {
     MAX_STEPS: "The maximum number of steps was exceeded.",
     STEP_COLLAPSE: "The step size collapsed: the mean of the last 20000 accepted steps fell "
                    "below 1e-9 s (an extremely stiff right-hand side).",
+    NEWTON_FAILURE: "The Newton iteration of the implicit stages did not converge, even with a "
+                    "fresh Jacobian, before the step was halved below the spacing between "
+                    "numbers (a right-hand side that is not smooth within the step, or "
+                    "non-finite values).",
 }
 
 # Step-collapse guard.  Every step's dense output is stored (~1-2 kB per step), so an explicit
@@ -212,25 +217,24 @@ def _flips(g0, v, direction):
     return (g0 > 0.0 and v < 0.0) or (g0 < 0.0 and v > 0.0)
 
 
-def _stage_flip(G, s_lo, s_hi, i, g0, direction):
-    """The smallest stage time c in (0, 1) among stages s_lo..s_hi-1 (c < 1 only) whose event
-    value i has flipped sign from g0 in the event's direction; 1.0 if none."""
+def _stage_flip(G, C, s_lo, s_hi, i, g0, direction):
+    """The smallest stage time c in (0, 1) among stages s_lo..s_hi-1 (stage s at time C[s] of
+    the step; c < 1 only) whose event value i has flipped sign from g0 in the event's
+    direction; 1.0 if none."""
     best = 1.0
     for s in range(s_lo, s_hi):
-        c = _C[s]
+        c = C[s]
         if c < best and _flips(g0, G[s, i], direction):
             best = c
     return best
 
 
-def _stage_flip_after(G, lo, i, g0, direction):
-    """As :func:`_stage_flip` over the stages 1..10 and the dense stages 13..15, for stage times
-    c > lo."""
+def _stage_flip_after(G, C, lo, i, g0, direction):
+    """As :func:`_stage_flip` over every stage whose time c lies in (lo, 1) (for DOP853 the
+    stages 1..10 and the dense stages 13..15: stage 0 is at c = 0, stages 11 and 12 at c = 1)."""
     best = 1.0
-    for s in range(1, 16):
-        if s == 11 or s == 12:
-            continue
-        c = _C[s]
+    for s in range(C.shape[0]):
+        c = C[s]
         if lo < c < best and _flips(g0, G[s, i], direction):
             best = c
     return best
@@ -342,7 +346,7 @@ def _active_events(g, g_new, active, direction, hit):
     """solve_ivp's find_active_events: ``hit[i]`` = event i changed sign between the step's
     ends (g -> g_new) in its direction; returns whether any did."""
     any_hit = False
-    for i in range(_NEV):
+    for i in range(g.shape[0]):
         up = g[i] <= 0.0 and g_new[i] >= 0.0
         down = g[i] >= 0.0 and g_new[i] <= 0.0
         hit[i] = active[i] and ((up and direction[i] > 0.0) or (down and direction[i] < 0.0)
@@ -390,19 +394,20 @@ def _phase_buffers(y0, arrs, cap):
             (np.empty(ny), np.empty(_NOUT), np.empty(_NEV)), y_event)
 
 
-def _interior_candidate(G, g, active, direction):
-    """Whether an active event's value at a stage of the step has left the sign it had at the
-    step's start (a sign change inside the step that its ends do not show)."""
+def _interior_candidate(G, C, s_lo, s_hi, g, active, direction):
+    """Whether an active event's value at a stage s_lo..s_hi-1 of the step (at the times C) has
+    left the sign it had at the step's start (a sign change inside the step that its ends do
+    not show)."""
     for i in range(g.shape[0]):
-        if active[i] and _stage_flip(G, 1, 11, i, g[i], direction[i]) < 1.0:
+        if active[i] and _stage_flip(G, C, s_lo, s_hi, i, g[i], direction[i]) < 1.0:
             return True
     return False
 
 
 def _initial_step(t0, y0, f, interval, rtol, atol, max_step, mode, model, mult, par, arrs, ws,
-                  yq, f1, out):
-    """The first step size (scipy's ``select_initial_step``, error estimator order 7); costs one
-    RHS evaluation (into ``f1``, ``out``)."""
+                  yq, f1, out, order):
+    """The first step size (scipy's ``select_initial_step`` for an error estimator of ``order``:
+    7 for DOP853, 3 for Radau IIA); costs one RHS evaluation (into ``f1``, ``out``)."""
     ny = y0.shape[0]
     scale = np.empty(ny)
     for k in range(ny):
@@ -420,7 +425,7 @@ def _initial_step(t0, y0, f, interval, rtol, atol, max_step, mode, model, mult, 
     if d1 <= 1e-15 and d2 <= 1e-15:
         h1 = max(1e-6, h0 * 1e-3)
     else:
-        h1 = (0.01 / max(d1, d2)) ** (1.0 / 8.0)
+        h1 = (0.01 / max(d1, d2)) ** (1.0 / (order + 1.0))
     return min(100.0 * h0, h1, interval, max_step)
 
 
@@ -462,18 +467,19 @@ def _attempt_step(t, t_end, h_abs, min_step, y, f, K, yq, y_new, f_new, out, G, 
         rejected = True
 
 
-def _confirm_interior(t, h, Fn, y, yq, G, g, active, direction, hit, xb, mode, model, mult, par,
-                      arrs, epar, eoff, ws, scr):
+def _confirm_interior(t, h, Fn, y, yq, G, C, g, active, direction, hit, xb, mode, model, mult,
+                      par, arrs, epar, eoff, ws, scr):
     """Confirm the interior candidates on the step's interpolant: for each active event, the
-    earliest stage time c at which it has left the sign it had at t, checked in the event's
-    direction (sets ``hit`` and the bracket end ``xb``); returns the event evaluations made."""
+    earliest stage time c (of the stage times C, values G) at which it has left the sign it had
+    at t, checked in the event's direction (sets ``hit`` and the bracket end ``xb``); returns
+    the event evaluations made."""
     n_evt = 0
     for i in range(_NEV):
         if not active[i]:
             continue
         lo = 0.0
         while True:
-            c = _stage_flip_after(G, lo, i, g[i], direction[i])
+            c = _stage_flip_after(G, C, lo, i, g[i], direction[i])
             if c >= 1.0:
                 break
             v = _event_at(t + c * h, i, t, h, Fn, y, yq, mode, model, mult, par, arrs, epar, eoff,
@@ -554,7 +560,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         h_abs = min(first_step, t_end - t0)
     else:
         h_abs = _initial_step(t0, y0, f, t_end - t0, rtol, atol, max_step, mode, model, mult, par,
-                              arrs, ws, yq, scr[0], out)
+                              arrs, ws, yq, scr[0], out, 7)
         n_rhs += 1
     status, code = 0, OK
     while True:
@@ -585,7 +591,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             xb[i] = t_new
         # ---- interior sign changes (e.g. N below 0 for less than a step), invisible at the
         # step's ends: screened at the stage states, confirmed on the interpolant below
-        interior = watch and not any_hit and _interior_candidate(G, g, active, direction)
+        interior = watch and not any_hit and _interior_candidate(G, _C, 1, 11, g, active, direction)
         # ---- dense output (scipy DOP853._dense_output_impl); without ``dense`` only for
         # steps that locate an event (or may hold an interior one), the others keep the cubic
         # Hermite part (F[3:] = 0)
@@ -603,20 +609,15 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         # ---- confirm interior candidates on the interpolant: the earliest stage time c at
         # which event i has left the sign it had at t, checked in the direction of the event
         if watch and not any_hit and full:
-            n_evt += _confirm_interior(t, h, Fn, y, yq, G, g, active, direction, hit, xb, mode,
-                                       model, mult, par, arrs, epar, eoff, ws, scr)
+            n_evt += _confirm_interior(t, h, Fn, y, yq, G, _C, g, active, direction, hit, xb,
+                                       mode, model, mult, par, arrs, epar, eoff, ws, scr)
         # ---- event location (solve_ivp handle_events; all events are terminal)
-        t_hit, ne, mask = _locate_events(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult, par,
-                                         arrs, epar, eoff, ws, scr)
+        t_hit, ne, mask, n = _stop_at_event(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult,
+                                            par, arrs, epar, eoff, ws, scr, ts, ys, n, y_event)
         n_evt += ne
         if t_hit < np.inf:
             ev_mask |= mask
             t_event = t_hit
-            dense_point(Fn, y, (t_hit - t) / h, y_event)
-            if t_hit != t:          # solve_ivp drops the step when the root is at its start
-                ts[n + 1] = t_hit
-                _put(ys[n + 1], y_event)
-                n += 1
             status, code = 1, EVENT
             break
         n += 1
@@ -630,6 +631,23 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             break
     return status, code, ts[:n + 1].copy(), hs[:n].copy(), ys[:n + 1].copy(), Fs[:n].copy(), \
         ev_mask, t_event, y_event, n_rhs, n_evt, n_rej
+
+
+def _stop_at_event(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult, par, arrs, epar, eoff,
+                   ws, scr, ts, ys, n, y_event):
+    """Locate the events of the step from t (:func:`_locate_events`); at the earliest root the
+    state (into ``y_event``) becomes the phase's last point (index n + 1 of ``ts``, ``ys``),
+    unless the root is the step's start, which solve_ivp drops.  Returns (earliest root or inf,
+    event evaluations, bit mask, the index of the phase's last point)."""
+    t_hit, ne, mask = _locate_events(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult, par,
+                                     arrs, epar, eoff, ws, scr)
+    if t_hit < np.inf:
+        dense_point(Fn, y, (t_hit - t) / h, y_event)
+        if t_hit != t:
+            ts[n + 1] = t_hit
+            _put(ys[n + 1], y_event)
+            n += 1
+    return t_hit, ne, mask, n
 
 
 def dense_eval(ts, hs, ys, Fs, tq):
@@ -656,14 +674,14 @@ def dense_eval(ts, hs, ys, Fs, tq):
 _phase_eval_into = _event_values_into = _work_arrays = None
 _NOUT = _NEV = 0
 COMPILED = bool(_jit.COMPILED)
-_INLINED = ("_rhs", "_event_at", "_brentq", "_phase_buffers", "_initial_step",
+_INLINED = ("_rhs", "_event_at", "_brentq", "_phase_buffers", "_initial_step", "_stop_at_event",
             "_attempt_step", "_confirm_interior", "_locate_events")
 # allocation-free, so compiled without reference counting (see _jit.NO_REFCOUNT)
 _HOT = ("_put", "_stage", "_rms2", "dense_point", "_stage_events", "_flips", "_stage_flip",
         "_interior_candidate", "_stage_flip_after", "_rk_stages", "_error_norm", "_active_events",
         "_dense_coefficients")
 # the functions that call no right-hand side, compiled here once
-_KERNEL_FREE = tuple(n for n in _HOT if n not in ("_stage_events", "_active_events", "_rk_stages"))
+_KERNEL_FREE = tuple(n for n in _HOT if n not in ("_stage_events", "_rk_stages"))
 _JITTED = _KERNEL_FREE + ("_grow", "dense_eval")
 if COMPILED:
     import numba as _nb
@@ -684,11 +702,15 @@ class PhaseSolution:
     1 event, -1 failure), ``message``, ``success``; event data in the right-hand side's numbering
     of its event functions: ``event_mask`` (bits), ``events`` (indices, ascending), ``t_event``,
     ``y_event``; counters ``nfev`` (= ``n_rhs``: RHS evaluations of the steps),
-    ``n_event_evals``, ``n_rejected``.
+    ``n_event_evals``, ``n_rejected``, and for an implicit integrator (whose result carries them
+    after the twelve entries of :func:`integrate_phase`) ``n_jac`` and ``n_lu``, the Jacobians
+    and LU factorizations (0 for DOP853).
     """
 
     def __init__(self, res):
-        (status, code, ts, hs, ys, Fs, mask, t_ev, y_ev, n_rhs, n_evt, n_rej) = res
+        (status, code, ts, hs, ys, Fs, mask, t_ev, y_ev, n_rhs, n_evt, n_rej) = res[:12]
+        self.n_jac = int(res[12]) if len(res) > 12 else 0
+        self.n_lu = int(res[13]) if len(res) > 13 else 0
         self.status = int(status)
         self.code = int(code)
         self.message = MESSAGES[self.code]
@@ -736,36 +758,50 @@ def specialize(kern):
     ``phase_eval_into``, ``work_arrays``, ``event_values_into``, ``NOUT`` and ``NEV``, such as
     :mod:`flexlib.multibody.kernel`), built once per right-hand side and cached on disk."""
     key = id(kern)
-    if key in _SPECIALIZED:
-        return _SPECIALIZED[key][1]
-    g = dict(globals())
+    if key not in _SPECIALIZED:
+        names = ("_stage_events", "_rhs", "_event_at", "_brentq", "_rk_stages", "_phase_buffers",
+                 "_initial_step", "_attempt_step", "_confirm_interior", "_locate_events",
+                 "_stop_at_event", "integrate_phase")
+        g = compile_around(kern, globals(), names, _INLINED, _HOT, "integrator.kernel-sha256")
+        _SPECIALIZED[key] = (kern, g["integrate_phase"])
+    return _SPECIALIZED[key][1]
+
+
+# the functions that evaluate the right-hand side or its events, shared by every integrator
+# compiled around a kernel (inlined into its step loop): the event location and screening
+SHARED = ("_rhs", "_event_at", "_brentq", "_confirm_interior", "_locate_events", "_stop_at_event")
+
+
+def compile_around(kern, base, names, inlined, hot, stamp_file, cache=True):
+    """A namespace: ``base`` (a module's globals) with the right-hand side ``kern`` bound to
+    ``_phase_eval_into``, ``_work_arrays``, ``_event_values_into``, ``_NOUT``, ``_NEV`` and fresh
+    copies of the functions ``names`` that see it (compiled when numba is on: those in
+    ``inlined`` inlined into their callers, the others cached on disk unless ``cache`` is
+    False, without reference counting if in ``hot``)."""
+    g = dict(base)
     g.update(_phase_eval_into=kern.phase_eval_into, _work_arrays=kern.work_arrays,
              _event_values_into=kern.event_values_into, _NOUT=kern.NOUT, _NEV=kern.NEV)
-    names = ("_stage_events", "_active_events", "_rhs", "_event_at", "_brentq", "_rk_stages",
-             "_phase_buffers", "_initial_step", "_attempt_step", "_confirm_interior",
-             "_locate_events", "integrate_phase")
     compiled = []
     for name in names:
-        f = globals()[name]
+        f = g[name]
         py = getattr(f, "py_func", f)
         new = types.FunctionType(py.__code__, g, name, py.__defaults__, py.__closure__)
         if COMPILED:
-            if name in _INLINED:
+            if name in inlined:
                 new = _nb.njit(inline="always")(new)
             else:
-                new = _nb.njit(cache=True, **(_jit.NO_REFCOUNT if name in _HOT else {}))(new)
+                new = _nb.njit(cache=cache, **(_jit.NO_REFCOUNT if name in hot else {}))(new)
                 compiled.append(new)
         g[name] = new
-    if compiled:
+    if compiled and cache:
         # numba does not invalidate a cached function when the code it compiles in changes
-        _jit.flush_stale_cache(compiled, "integrator.kernel-sha256", _jit.SOURCE_STAMP)
-    _SPECIALIZED[key] = (kern, g["integrate_phase"])
-    return g["integrate_phase"]
+        _jit.flush_stale_cache(compiled, stamp_file, _jit.SOURCE_STAMP)
+    return g
 
 
 class ScipyPhase:
-    """One phase integrated by :func:`scipy.integrate.solve_ivp` (``method`` "RK45", "Radau",
-    "BDF", "LSODA" or "DOP853-scipy"), shaped like a :class:`PhaseSolution`: ``t``, ``y``,
+    """One phase integrated by :func:`scipy.integrate.solve_ivp` (``method`` "RK45", "BDF",
+    "LSODA", "DOP853-scipy" or "Radau-scipy"), shaped like a :class:`PhaseSolution`: ``t``, ``y``,
     ``status`` (0 t_end, 1 event, -1 failure), ``message``, ``event_mask``, ``nfev`` and the
     dense output ``sol(t)`` (scipy's ``OdeSolution``).  ``rhs(t, y)`` gives (dy/dt, out) and
     ``events(out)`` the event functions (their offsets subtracted); ``active`` and ``direction``
@@ -790,7 +826,7 @@ class ScipyPhase:
                 return float(events(evaluate(t, y)[1])[i])
             g.terminal, g.direction = True, float(direction[i])
             funcs.append(g)
-        name = "DOP853" if method == "DOP853-scipy" else method
+        name = method[:-len("-scipy")] if method.endswith("-scipy") else method
         sol = solve_ivp(lambda t, y: evaluate(t, y)[0], (t0, t_end), y0, method=name, rtol=rtol,
                         atol=atol, max_step=max_step, events=funcs or None, dense_output=True)
         self.t, self.y, self.message = sol.t, sol.y, sol.message
