@@ -1,0 +1,133 @@
+"""flexlib's own converged references of the two systems: refine the finite-element mesh until the
+contact answers stop moving.
+
+Two runs, both with the continuous (Hertz) contact of the cases, frictionless:
+
+* the falling beam tilted by 0.1 rad (``falling-beam``, ``theta0=0.1``), 0-0.16 s: the landing of
+  the end x = 0 at 0.1428 s and the contact episodes after it;
+* the double pendulum (``double-pendulum``), 0-0.65 s: the first contact burst of the point B at
+  the stop (0.607 s) and the links' motion after it.
+
+Each level is ``basis="fe", elements=N`` for every body.  Reported per level: the episodes of the
+struck point until t_end (for the pendulum: the first burst, episodes less than 5 ms apart), their
+count and total normal impulse, the first episode's start, duration, impulse and peak force, and
+at t_end every body's centre-of-mass velocity and mean angular velocity (frame-free quantities),
+with the run's wall time.  A level is converged in a quantity when it moved by at most ``--tol``
+(0.5 %) from the level before; the stored ``converged`` block names the last level, its largest
+change and whether every quantity met the tolerance.
+
+Usage::
+
+    python scripts/converged_references.py [--elements 4,8,16,32] [--rtol 1e-8]
+        [--integrator auto] [--out tests/data/converged_references.json] [--systems falling-beam]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+OUT = os.path.join(ROOT, "tests", "data", "converged_references.json")
+BURST_GAP = 5e-3        # s: episodes of a point less than this apart belong to one burst
+SYSTEMS = {
+    "falling-beam": dict(model="continuous", t_end=0.16, params=dict(theta0=0.1), point="P1",
+                         burst=False),
+    "double-pendulum": dict(model="continuous", t_end=0.65, params={}, point="B", burst=True),
+}
+
+
+def measures(res, spec) -> dict:
+    """The contact answers and the motion at t_end of one run."""
+    eps = [i for i in res.impacts if i["contact"] == spec["point"]]
+    if spec["burst"] and eps:
+        burst = eps[:1]
+        for e in eps[1:]:
+            if e["t_start"] - burst[-1]["t_end"] >= BURST_GAP:
+                break
+            burst.append(e)
+        eps = burst
+    first = eps[0] if eps else None
+    h = res.history([spec["t_end"]])
+    out = {"episodes": len(eps), "impulse": float(sum(e["normal_impulse"] for e in eps))}
+    if first:
+        out.update({"first t_start": first["t_start"], "first duration": first["duration"],
+                    "first impulse": first["normal_impulse"],
+                    "first peak force": first["peak_normal_force"]})
+    for b in res.system.bodies:
+        v = h[f"{b.name}.v_cm"][0]
+        out[f"{b.name} v_cm_x"], out[f"{b.name} v_cm_y"] = float(v[0]), float(v[1])
+        out[f"{b.name} omega_mean"] = float(h[f"{b.name}.omega_mean"][0])
+    return out
+
+
+def change(a: dict, b: dict) -> dict:
+    """Relative change of every quantity from level ``a`` to level ``b`` (the episode count's
+    absolute change; a velocity's change relative to the larger of the body's velocities)."""
+    out = {}
+    for k, v in b.items():
+        if k == "episodes":
+            out[k] = abs(v - a[k])
+        elif k.endswith("v_cm_x") or k.endswith("v_cm_y"):
+            body = k.rsplit(" ", 1)[0]
+            scale = max(abs(b[f"{body} v_cm_x"]), abs(b[f"{body} v_cm_y"]), 1e-12)
+            out[k] = abs(v - a[k]) / scale
+        elif k == "first t_start":
+            out[k] = abs(v - a[k]) / max(b["first duration"], 1e-12)   # against the duration
+        else:
+            out[k] = abs(v - a[k]) / max(abs(v), 1e-12)
+    return out
+
+
+def study(name, elements, rtol, integrator, tol):
+    from flexlib.cases import simulate
+    spec = dict(SYSTEMS[name], t_end=SYSTEMS[name]["t_end"])
+    levels = []
+    for n in elements:
+        w0 = time.perf_counter()
+        res = simulate(name, spec["model"], spec["t_end"], basis="fe", elements=n, rtol=rtol,
+                       method=integrator, **spec["params"])
+        wall = time.perf_counter() - w0
+        m = measures(res, spec)
+        levels.append(dict(elements=n, wall_time=wall, success=res.success,
+                           n_steps=res.stats["n_steps"], values=m))
+        print(f"{name} fe {n}: {wall:.1f} s, {m}", flush=True)
+    moved = change(levels[-2]["values"], levels[-1]["values"]) if len(levels) > 1 else {}
+    ok = {k: (v <= (0 if k == "episodes" else tol)) for k, v in moved.items()}
+    return dict(model=spec["model"], t_end=spec["t_end"], params=spec["params"],
+                point=spec["point"], burst_gap=BURST_GAP if spec["burst"] else None,
+                levels=levels, converged=dict(level=levels[-1]["elements"], change=moved,
+                                              within=ok, all_within=all(ok.values())))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--elements", default="4,8,16,32")
+    ap.add_argument("--rtol", type=float, default=1e-8)
+    ap.add_argument("--integrator", default="auto")
+    ap.add_argument("--tol", type=float, default=5e-3)
+    ap.add_argument("--systems", default=",".join(SYSTEMS))
+    ap.add_argument("--out", default=OUT)
+    a = ap.parse_args(argv)
+    import flexlib
+    elements = [int(x) for x in a.elements.split(",")]
+    data = {}
+    if os.path.exists(a.out):
+        with open(a.out) as f:
+            data = json.load(f)
+    data["flexlib_version"] = flexlib.__version__
+    data["settings"] = dict(rtol=a.rtol, integrator=a.integrator, tol=a.tol,
+                            script="scripts/converged_references.py")
+    for name in a.systems.split(","):
+        data[name] = study(name, elements, a.rtol, a.integrator, a.tol)
+    from flexlib.outputs import write_text
+    write_text(a.out, json.dumps(data, indent=1) + "\n")
+    print(f"wrote {a.out}")
+
+
+if __name__ == "__main__":
+    main()
