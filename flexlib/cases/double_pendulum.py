@@ -9,6 +9,25 @@ K = (4/3) sqrt(R) E* of a sphere of the link's radius R on a steel stop (Johnson
 Mechanics*), K = 7.69e9 N/m^1.5.  The default model is the continuous Hertz contact without
 friction; the constraint models (``frictionless`` with a restitution ``e``, ``hybrid_coulomb``, ...)
 are options.
+
+**The default basis and what it resolves.**  The default is the assumed modes, N = 3 per link
+(0-1.5 s in about 2 s).  It gets the swing and the instant B meets the stop (0.6069 s, within a
+microsecond of the converged runs) but not the contact: the first contact burst is a train of
+short episodes whose first one depends on how the links' higher modes are represented.  Against
+the outside code's converged burst (Exudyn, 64 ANCF elements per metre, 1 us: 10 episodes,
+4.434 N s; first episode 0.386 ms, 0.9556 N s, 6971 N; docs/findings.md), the first episode of
+flexlib's runs over 0-0.62 s (benchmarks/results/accuracy_double_pendulum.csv):
+
+* N = 3 (default): 2 episodes; first episode's impulse +100 %, peak force +195 %;
+* N = 5: +11 % and +108 %;
+* 8 elements per link: +1.1 % and +25 %;
+* 12 elements per link: +4.6 % and +11 %, the only setting of the study within 5 % in impulse and
+  15 % in peak force (594 s of CPU before the finite-element bases' element route; flexlib's own
+  refinement still moves its peak force by 12 %, so 15 % is the resolution of this comparison).
+
+The default stays the cheap one, so that notebook 10's panel answers within a second; a study of
+the burst needs ``basis="fe", elements=12`` or more, and no setting of the aim's cost (1.5 times
+case 3.2's two-second run) resolves it.
 """
 from __future__ import annotations
 
