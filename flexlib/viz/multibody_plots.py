@@ -545,6 +545,10 @@ def fig_beside_outside(panels, title=None, ncols=None, xlabel="elements on the 1
             ax.axhline(p["converged"], color=CODE_STYLES["Exudyn"]["color"], ls=":", lw=1.0,
                        label=p.get("converged_label", "converged"))
         ax.set_xscale("log", base=2)
+        xs = sorted({k for ser in p["series"].values() for k in ser})
+        if xs:
+            ax.set_xticks(xs, [f"{k:g}" for k in xs])
+            ax.minorticks_off()
         ax.set_xlabel(xlabel)
         ax.set_ylabel(p["ylabel"])
         ax.grid(True, which="both", lw=0.3)
