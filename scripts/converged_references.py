@@ -43,26 +43,9 @@ SYSTEMS = {
 
 def measures(res, spec) -> dict:
     """The contact answers and the motion at t_end of one run."""
-    eps = [i for i in res.impacts if i["contact"] == spec["point"]]
-    if spec["burst"] and eps:
-        burst = eps[:1]
-        for e in eps[1:]:
-            if e["t_start"] - burst[-1]["t_end"] >= BURST_GAP:
-                break
-            burst.append(e)
-        eps = burst
-    first = eps[0] if eps else None
-    h = res.history([spec["t_end"]])
-    out = {"episodes": len(eps), "impulse": float(sum(e["normal_impulse"] for e in eps))}
-    if first:
-        out.update({"first t_start": first["t_start"], "first duration": first["duration"],
-                    "first impulse": first["normal_impulse"],
-                    "first peak force": first["peak_normal_force"]})
-    for b in res.system.bodies:
-        v = h[f"{b.name}.v_cm"][0]
-        out[f"{b.name} v_cm_x"], out[f"{b.name} v_cm_y"] = float(v[0]), float(v[1])
-        out[f"{b.name} omega_mean"] = float(h[f"{b.name}.omega_mean"][0])
-    return out
+    from flexlib.studies.outside import contact_measures
+    return contact_measures(res, spec["point"], spec["t_end"],
+                            BURST_GAP if spec["burst"] else None)
 
 
 def change(a: dict, b: dict) -> dict:

@@ -22,7 +22,8 @@ from .plots import IMPACT_BAND
 __all__ = ["model_of", "is_rigid", "curve_style", "point_colors", "deflection", "chord_deflection",
            "first_impact", "after_first_impact", "link_shapes", "fig_pendulum_snapshots", "fig_beam_snapshots",
            "fig_contact_forces", "fig_contact_map", "fig_theta_dot", "fig_deflection",
-           "fig_energy", "fig_beam_motion", "first_impact_window", "peak_force_shown", "fig_first_impact", "MULTIBODY_FIGURES"]
+           "fig_energy", "fig_beam_motion", "first_impact_window", "peak_force_shown", "fig_first_impact", "fig_beside_outside", "CODE_STYLES",
+           "MULTIBODY_FIGURES"]
 
 # a friction law from outside the package (flexlib.multibody.FrictionLaw), labelled by its name
 CUSTOM_STYLE = dict(color="#882255", ls=(0, (5, 2)), lw=1.8)
@@ -509,3 +510,51 @@ MULTIBODY_FIGURES = {
     "multibody_beam_contact_map": "Falling beam (tilted by 0.1 rad) with five contact points: which point "
                                   "touches the ground when.",
 }
+
+
+# ---------------------------------------------------------------------------- beside an outside code
+# one colour and marker per code, in every panel
+CODE_STYLES = {"flexlib": dict(color="#0072B2", marker="o", ls="-"),
+               "Exudyn": dict(color="#D55E00", marker="s", ls="--")}
+
+
+def fig_beside_outside(panels, title=None, ncols=None, xlabel="elements on the 1 m beam [-]"):
+    """Quantities against the mesh, one panel each, every code in its own colour
+    (:data:`CODE_STYLES`).
+
+    ``panels``: a list of dicts with ``ylabel`` (with its unit), ``series`` ({code name:
+    {elements: value}}; a code missing from :data:`CODE_STYLES` is drawn in grey) and optionally
+    ``converged`` (a value drawn as a dotted line, labelled ``converged_label``).  The x axis is
+    ``xlabel``, the number of elements, logarithmic in base 2."""
+    if not panels:
+        raise ValueError("panels=[]: expected at least one panel")
+    import matplotlib.pyplot as plt
+    n = len(panels)
+    ncols = ncols or min(n, 2)
+    nrows = -(-n // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 2.6 * nrows),
+                             constrained_layout=True, squeeze=False)
+    for ax, p in zip(axes.flat, panels):
+        for code, ser in p["series"].items():
+            if not ser:
+                continue
+            x = sorted(ser)
+            ax.plot(x, [ser[k] for k in x], label=code, ms=4, lw=1.3,
+                    **CODE_STYLES.get(code, dict(color="0.5", marker="^", ls=":")))
+        if p.get("converged") is not None:
+            ax.axhline(p["converged"], color=CODE_STYLES["Exudyn"]["color"], ls=":", lw=1.0,
+                       label=p.get("converged_label", "converged"))
+        ax.set_xscale("log", base=2)
+        xs = sorted({k for ser in p["series"].values() for k in ser})
+        if xs:
+            ax.set_xticks(xs, [f"{k:g}" for k in xs])
+            ax.minorticks_off()
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(p["ylabel"])
+        ax.grid(True, which="both", lw=0.3)
+        ax.legend(fontsize=theme.SMALL)
+    for ax in list(axes.flat)[n:]:
+        ax.set_visible(False)
+    if title:
+        fig.suptitle(title, fontsize=theme.TITLE)
+    return fig
