@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every benchmark in sequence (never in parallel: timings need the cores to themselves) and
 # keep each script's printed tables next to its JSON file in benchmarks/results/.
-# About 10-15 min on a 2-core machine with numba's cache warm; the first run after installing
+# About 30-35 min on a 2-core machine with numba's cache warm (bench_implicit.py alone ~20 min); the first run after installing
 # also compiles the kernel and the integrator (30-40 s, once).
 #   bash benchmarks/run_all.sh              # all
 #   bash benchmarks/run_all.sh models cli   # a subset of: rhs models continuous scaling cli implicit eval profile sweep
