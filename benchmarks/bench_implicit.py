@@ -1,24 +1,35 @@
-"""The implicit integrator against the explicit one: the compiled Radau IIA and DOP853.
+"""flexlib's integrators on the finite-element beams, side by side with Exudyn at the same meshes.
 
-Default: the falling beam (continuous Hertz contact, ``--basis fe``) tilted (theta0 = 0.1 rad) and
-flat (0), 0-0.16 s (flight, landing, the first episodes), at 4, 8, 16, 32 elements with DOP853,
-Radau and ``auto`` (Radau in the phases at rest, DOP853 in the others, on stiff bases), each run a
-fresh ``python -m flexlib simulate`` process.  Columns: the process's wall
-time, the run's own time (``stats.wall_time_s``), accepted steps, right-hand side evaluations
-(the Jacobians' difference columns included), Jacobians, and the run's time per evaluation (for
-Radau it includes the Newton systems' linear algebra); the solve time is the wall time of the
-0.16 s command minus that of the same command with ``--t-end 0.001`` (start-up, compilation cache
-load and the first steps cancel).  DOP853 runs whose measured or extrapolated time exceeds
-``--budget`` seconds are skipped (said in the table).  Writes ``benchmarks/results/implicit_fe.json``.
+Default: the tilted falling beam (theta0 = 0.1 rad, continuous Hertz contact, ``--basis fe``,
+0-0.16 s: flight, landing, the first episodes) at 4, 8, 16, 32, 64 elements.  flexlib runs DOP853
+at the first of ``--rtols`` and ``auto`` (Radau in undisturbed flight, DOP853 elsewhere) at each,
+every run a fresh ``python -m flexlib simulate`` process; its solve time is the wall time of the
+0.16 s command minus that of the same command with ``--t-end 0.001`` (start-up, loading the
+compiled code and the first steps cancel; a warm-up process of the short command runs first).
+Columns: solve time, accepted steps, right-hand side evaluations (the Jacobians' difference columns
+included), Jacobians, the run's own time per evaluation, the answers (v_cm_y and omega_mean at
+0.16 s, the landing impulse, the first episode's duration and impulse) and their relative
+differences from Exudyn's stored 1 us answer at the same mesh
+(``figures/data/exudyn_falling_beam.json``).  Exudyn, when importable, runs the same beam built by
+``scripts/exudyn_falling_beam.py`` (its stages: 20 us until 0.14 s, then the step h) at h = 5 us with
+modified Newton and at 1 us with full Newton, in this process; its solve time is that of the
+solver calls alone (not the build).  Then the double pendulum 0-0.65 s at ``--pendulum-elements``:
+flexlib ``auto`` (DOP853 for hinged bodies) and Exudyn (``scripts/exudyn_double_pendulum.py``'s
+build, N elements per metre, 5 us, modified Newton).  A setting whose solve at half the mesh times
+GROWTH exceeds ``--budget`` seconds is skipped (said in the table).  Prints the tables, the ratios
+flexlib solve / Exudyn's best solve per mesh and the growth of flexlib's solve from 8 to 32
+elements; writes ``benchmarks/results/implicit_fe.json``.
 
 ``--paper-case``: the earlier measurement, unified LuGre on case 3.2 over 0-0.5 s with the compiled
 DOP853 and scipy's methods (``implicit.json``).
 
-    nice python3 benchmarks/bench_implicit.py [--elements 4 8 16 32] [--theta0 0.1 0] [--budget 120]
+    nice python3 benchmarks/bench_implicit.py [--elements 4 8 16 32 64] [--rtols 1e-8 1e-6]
+        [--pendulum-elements 4 8 16] [--budget 120]
     python3 benchmarks/bench_implicit.py --paper-case [--t-end 0.5] [--model lugre]
 """
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -32,13 +43,19 @@ import scipy.integrate as si
 from flexlib import SimulationError, simulate
 
 METHODS = ("DOP853", "DOP853-scipy", "Radau-scipy", "BDF", "LSODA")
-T_END = 0.16
+T_END = 0.16                 # the falling beam: flight, landing, the first episodes
+T_END_PENDULUM = 0.65        # the double pendulum: swing and the first contact burst
+THETA0 = 0.1                 # the tilted falling beam (Exudyn's stored levels are at 0.1 and 0)
+EXUDYN_STEPS = ((5e-6, True), (1e-6, False))   # (step [s], modified Newton) of Exudyn's runs
+GROWTH = 10.0                # a solve's assumed growth per doubling of the mesh, for --budget
+EXUDYN_DATA = _common.ROOT / "figures" / "data" / "exudyn_falling_beam.json"
 
 
-def _command(n, theta0, method, t_end, json_path):
-    return [sys.executable, "-m", "flexlib", "simulate", "--case", "falling-beam", "--model",
-            "continuous", "--basis", "fe", "--elements", str(n), "--theta0", str(theta0),
-            "--t-end", str(t_end), "--integrator", method, "--quiet", "--json", json_path]
+def _command(case, n, method, rtol, t_end, json_path):
+    cmd = [sys.executable, "-m", "flexlib", "simulate", "--case", case, "--model", "continuous",
+           "--basis", "fe", "--elements", str(n), "--t-end", str(t_end), "--integrator", method,
+           "--rtol", str(rtol), "--quiet", "--json", json_path]
+    return cmd[:4] + ["--theta0", str(THETA0)] + cmd[4:] if case == "falling-beam" else cmd
 
 
 def _timed(cmd):
@@ -51,59 +68,217 @@ def _timed(cmd):
         return wall, json.load(fh)
 
 
-def one_run(n, theta0, method, tmp):
-    """The row of one (mesh, angle, integrator)."""
-    path = os.path.join(tmp, f"run_{n}_{theta0}_{method}.json")
-    wall, s = _timed(_command(n, theta0, method, T_END, path))
-    wall0, _ = _timed(_command(n, theta0, method, 0.001, path))
-    st = s["stats"]
-    return dict(elements=n, theta0=theta0, method=method, resolved=st["method"], wall_s=wall,
-                solve_s=wall - wall0, run_s=st["wall_time_s"], n_steps=st["n_steps"],
-                n_rhs=st["n_rhs"], n_jac=st["n_jac"], us_per_rhs=1e6 * st["wall_time_s"] / st["n_rhs"],
-                v_cm_y=s["samples"]["bodies"][0]["v_cm"][-1][1],
-                omega_mean=s["samples"]["bodies"][0]["omega_mean"][-1],
+def _answers(s):
+    """flexlib's answers of one run: the first body's v_cm_y and omega_mean at the end, the total
+    normal impulse and the first episode's duration and impulse."""
+    body = s["samples"]["bodies"][0]
+    first = s["impacts"][0]["episodes"][0] if s["impacts"] else {}
+    return dict(v_cm_y=body["v_cm"][-1][1], omega_mean=body["omega_mean"][-1],
                 impulse=sum(i["normal_impulse"] for i in s["impacts"]),
-                numerical_dissipation=s["energy"]["numerical_dissipation"])
+                first_duration=first.get("duration"), first_impulse=first.get("normal_impulse"))
 
 
-def falling_beam(a):
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for theta0 in a.theta0:
-            last = {}
-            for n in a.elements:
-                for method in a.methods:
-                    guess = last.get(method, 0.0) * (4.0 if method != "auto" else 0.0)
-                    if guess > a.budget:
-                        rows.append(dict(elements=n, theta0=theta0, method=method, skipped=
-                                         f"{method} at {n // 2} elements took {last[method]:.0f} "
-                                         f"s; its steps grow like w_max ~ n_e^2: ~{guess:.0f} s"))
-                        print(rows[-1], flush=True)
-                        continue
-                    rows.append(one_run(n, theta0, method, tmp))
-                    last[method] = rows[-1]["run_s"]
-                    print(rows[-1], flush=True)
-    print(_common.machine_line())
-    print(f"falling beam, continuous, fe, 0-{T_END} s, fresh processes")
-    print(f"{'theta0':>6}{'n_e':>5} {'method':<8}{'wall [s]':>9}{'solve [s]':>10}{'steps':>9}"
-          f"{'RHS':>10}{'Jac':>6}{'us/RHS':>8}{'v_cm_y':>12}{'impulse':>10}{'num.diss [J]':>13}")
+def one_run(case, n, method, rtol, t_end, tmp):
+    """The row of one fresh-process flexlib run (mesh, integrator, tolerance)."""
+    path = os.path.join(tmp, f"run_{case}_{n}_{method}_{rtol:g}.json")
+    _timed(_command(case, n, method, rtol, 0.001, path))    # warm-up: numba's cache loaded once
+    load = os.getloadavg()[0]
+    wall, s = _timed(_command(case, n, method, rtol, t_end, path))
+    wall0, _ = _timed(_command(case, n, method, rtol, 0.001, path))
+    st = s["stats"]
+    return dict(code="flexlib", case=case, elements=n, method=method, rtol=rtol,
+                resolved=st["method"], wall_s=wall, solve_s=wall - wall0, run_s=st["wall_time_s"],
+                n_steps=st["n_steps"], n_rhs=st["n_rhs"], n_jac=st["n_jac"],
+                us_per_rhs=1e6 * st["wall_time_s"] / st["n_rhs"], load=load,
+                numerical_dissipation=s["energy"]["numerical_dissipation"], **_answers(s))
+
+
+def _exudyn_scripts():
+    """scripts/exudyn_falling_beam.py, scripts/exudyn_double_pendulum.py and their shared
+    scripts/_exudyn_ancf.py as modules, or None when Exudyn is not importable."""
+    try:
+        import exudyn  # noqa: F401
+    except ImportError:
+        return None
+    sys.path.insert(0, str(_common.ROOT / "scripts"))
+    import _exudyn_ancf
+    import exudyn_double_pendulum
+    import exudyn_falling_beam
+    return _exudyn_ancf, exudyn_falling_beam, exudyn_double_pendulum
+
+
+def exudyn_run(scripts, case, n, h, modified):
+    """One Exudyn run built by the stored scripts (their stages, steps and Newton tolerances),
+    with Exudyn's modified Newton when ``modified``; its solve time is the scripts' own (the two
+    SolveDynamic calls, not the build)."""
+    ancf, fb, dp = scripts
+    plain = ancf._settings
+
+    def settings(*args):
+        ss = plain(*args)
+        ss.timeIntegration.newton.useModifiedNewton = modified
+        return ss
+
+    load = os.getloadavg()[0]
+    with mock.patch.object(ancf, "_settings", settings):
+        r = fb.run(THETA0, n, h, 2e-5) if case == "falling-beam" else dp.run(n, h, 2e-5)
+    row = dict(code="Exudyn", case=case, elements=n, h=h, modified_newton=modified,
+               solve_s=r["wall_time"], cpu_s=r["cpu_time"], load=load)
+    if case == "falling-beam":
+        first = r["points"][0]["episodes"][0]
+        row.update(v_cm_y=r["v_cm"][1], omega_mean=r["omega_mean"], impulse=r["landing_impulse"],
+                   first_duration=first["duration"], first_impulse=first["impulse"])
+    else:
+        first = r["burst"]["first"]
+        row.update(v_cm_y=r["links"]["B1"]["v_cm"][1], omega_mean=r["links"]["B1"]["omega_mean"],
+                   impulse=r["burst"]["impulse"], first_duration=first["duration"],
+                   first_impulse=first["impulse"])
+    return row
+
+
+def exudyn_reference(n):
+    """Exudyn's stored 1 us answer of the tilted falling beam with n elements, or None."""
+    data = json.loads(EXUDYN_DATA.read_text())
+    for lv in data["cases"][f"{THETA0:g}"]["levels"]:
+        if lv["elements"] == n and lv["h"] == 1e-6:
+            first = lv["points"][0]["episodes"][0]
+            return dict(v_cm_y=lv["v_cm"][1], omega_mean=lv["omega_mean"],
+                        impulse=lv["landing_impulse"], first_duration=first["duration"],
+                        first_impulse=first["impulse"])
+    return None
+
+
+def with_accuracy(row, ref):
+    """``row`` with its relative differences from the reference answers (or the missing note)."""
+    if "skipped" in row:
+        return row
+    if ref is None:
+        row["vs_exudyn"] = f"no stored Exudyn 1 us level at {row['elements']} elements"
+        return row
+    row["vs_exudyn"] = {k: abs(row[k] / ref[k] - 1.0) for k in ref}
+    return row
+
+
+def _budgeted(rows, key, run, budget, n):
+    """Run ``run()`` unless the same setting at n/2 elements (the last row of ``key``) predicts
+    more than ``budget`` seconds (GROWTH per doubling); the skipped row says why."""
+    last = rows.get(key)
+    if last and "skipped" in last:
+        row = dict(elements=n, skipped=f"{key} skipped at {last['elements']} elements")
+    elif last and GROWTH * last["solve_s"] > budget:
+        row = dict(elements=n, skipped=f"{key} at {last['elements']} elements took "
+                   f"{last['solve_s']:.0f} s; x{GROWTH:g} per doubling: "
+                   f"~{GROWTH * last['solve_s']:.0f} s > budget {budget:g} s")
+        rows[key] = row
+    else:
+        row = run()
+        rows[key] = row
+    print(row, flush=True)
+    return row
+
+
+def falling_beam(a, scripts, tmp):
+    """flexlib's settings and Exudyn's two steps at each mesh, with the accuracy against
+    Exudyn's stored 1 us answers."""
+    out, last = [], {}
+    for n in a.elements:
+        ref = exudyn_reference(n)
+        for method, rtol in settings(a):
+            row = _budgeted(last, f"flexlib {method} rtol {rtol:g}",
+                            lambda: one_run("falling-beam", n, method, rtol, T_END, tmp),
+                            a.budget, n)
+            out.append(with_accuracy(dict(row, code="flexlib", case="falling-beam",
+                                          method=method, rtol=rtol), ref))
+        for h, modified in EXUDYN_STEPS if scripts else ():
+            row = _budgeted(last, f"Exudyn {h:g} s",
+                            lambda: exudyn_run(scripts, "falling-beam", n, h, modified),
+                            a.budget, n)
+            out.append(with_accuracy(dict(row, code="Exudyn", case="falling-beam", h=h,
+                                          modified_newton=modified), ref))
+    return out
+
+
+def double_pendulum(a, scripts, tmp):
+    """flexlib (auto) and Exudyn (5 us, modified Newton) on the double pendulum at each mesh."""
+    out, last = [], {}
+    for n in a.pendulum_elements:
+        out.append(dict(_budgeted(last, "flexlib auto", lambda: one_run(
+            "double-pendulum", n, "auto", 1e-8, T_END_PENDULUM, tmp), a.budget, n),
+            code="flexlib", case="double-pendulum", method="auto", rtol=1e-8))
+        if scripts:
+            out.append(dict(_budgeted(last, "Exudyn 5e-06 s", lambda: exudyn_run(
+                scripts, "double-pendulum", n, 5e-6, True), a.budget, n),
+                code="Exudyn", case="double-pendulum", h=5e-6, modified_newton=True))
+    return out
+
+
+def settings(a):
+    """The flexlib (integrator, rtol) pairs: DOP853 at the first tolerance, auto at each."""
+    return [("DOP853", a.rtols[0])] + [("auto", r) for r in a.rtols]
+
+
+def ratios(rows):
+    """Per mesh: each flexlib setting's solve over Exudyn's best solve; and flexlib's growth of
+    the solve from 8 to 32 elements per setting."""
+    out = {}
+    for n in sorted({r["elements"] for r in rows}):
+        at = [r for r in rows if r["elements"] == n and "solve_s" in r]
+        exu = [r["solve_s"] for r in at if r["code"] == "Exudyn"]
+        if exu:
+            out[n] = {f"{r['method']} rtol {r['rtol']:g}": r["solve_s"] / min(exu)
+                      for r in at if r["code"] == "flexlib"}
+    growth = {}
+    for key in {(r["method"], r["rtol"]) for r in rows if r["code"] == "flexlib"}:
+        s = {r["elements"]: r.get("solve_s") for r in rows
+             if r["code"] == "flexlib" and (r["method"], r["rtol"]) == key}
+        if s.get(8) and s.get(32):
+            growth[f"{key[0]} rtol {key[1]:g}"] = s[32] / s[8]
+    return dict(flexlib_over_exudyn_best=out, growth_8_to_32=growth)
+
+
+def _label(r):
+    if r["code"] == "Exudyn":
+        return f"Exudyn {r['h'] * 1e6:g} us {'mod.' if r['modified_newton'] else 'full'} Newton"
+    return f"flexlib {r['method']} rtol {r['rtol']:g}"
+
+
+def print_table(title, rows):
+    print(title)
+    print(f"{'n_e':>4} {'setting':<30}{'solve [s]':>10}{'steps':>8}{'RHS':>9}{'Jac':>5}"
+          f"{'us/RHS':>8}{'v_cm_y':>12}{'omega':>10}{'impulse':>10}{'1st dur':>10}{'1st imp':>9}"
+          f"{'d v_cm_y':>10}{'d omega':>10}{'d imp':>9}"
+          f"{'load':>6}")
     for r in rows:
         if "skipped" in r:
-            print(f"{r['theta0']:>6}{r['elements']:>5} {r['method']:<8} skipped: {r['skipped']}")
+            print(f"{r['elements']:>4} {_label(r):<30} skipped: {r['skipped']}")
             continue
-        print(f"{r['theta0']:>6}{r['elements']:>5} {r['method']:<8}{r['wall_s']:9.1f}"
-              f"{r['solve_s']:10.1f}{r['n_steps']:9d}{r['n_rhs']:10d}{r['n_jac']:6d}"
-              f"{r['us_per_rhs']:8.1f}{r['v_cm_y']:12.7f}{r['impulse']:10.6f}"
-              f"{r['numerical_dissipation']:13.2e}")
-    # rows of other meshes measured earlier are kept (a long mesh can be run on its own)
-    path = _common.RESULTS / "implicit_fe.json"
-    keep = []
-    if path.exists():
-        new = {(r["elements"], r["theta0"], r["method"]) for r in rows}
-        keep = [r for r in json.loads(path.read_text())["runs"]
-                if (r["elements"], r["theta0"], r["method"]) not in new]
-    _common.write_json("implicit_fe", dict(t_end=T_END, machine=_common.machine(),
-                                           runs=keep + rows))
+        d = r.get("vs_exudyn")
+        dv, dw, di = ((d["v_cm_y"], d["omega_mean"], d["impulse"]) if isinstance(d, dict)
+                      else (math.nan,) * 3)
+        print(f"{r['elements']:>4} {_label(r):<30}{r['solve_s']:10.2f}{r.get('n_steps', 0):8d}"
+              f"{r.get('n_rhs', 0):9d}{r.get('n_jac', 0):5d}{r.get('us_per_rhs', math.nan):8.1f}"
+              f"{r['v_cm_y']:12.7f}{r['omega_mean']:10.5f}{r['impulse']:10.6f}"
+              f"{1e3 * r['first_duration']:10.5f}{r['first_impulse']:9.5f}{dv:10.1e}{dw:10.1e}"
+              f"{di:9.1e}{r['load']:6.2f}")
+
+
+def side_by_side(a):
+    """The falling beam and the double pendulum, flexlib and Exudyn, in one run."""
+    scripts = _exudyn_scripts()
+    if scripts is None:
+        print("Exudyn is not importable: its columns are skipped", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        beam = falling_beam(a, scripts, tmp)
+        pendulum = double_pendulum(a, scripts, tmp) if a.pendulum_elements else []
+    summary = ratios(beam)
+    print(_common.machine_line())
+    print_table(f"falling beam, theta0 = {THETA0}, continuous, fe, 0-{T_END} s", beam)
+    print_table(f"double pendulum, continuous, fe, 0-{T_END_PENDULUM} s", pendulum)
+    print(json.dumps(summary, indent=1))
+    _common.write_json("implicit_fe", dict(
+        t_end=T_END, t_end_pendulum=T_END_PENDULUM, theta0=THETA0, budget_s=a.budget,
+        exudyn="importable" if scripts else "not importable: skipped",
+        machine=_common.machine(), falling_beam=beam, double_pendulum=pendulum, **summary))
 
 
 def paper_case(a):
@@ -150,14 +325,15 @@ def main():
     ap.add_argument("--paper-case", action="store_true")
     ap.add_argument("--t-end", type=float, default=0.5)
     ap.add_argument("--model", default="lugre")
-    ap.add_argument("--elements", type=int, nargs="+", default=[4, 8, 16, 32])
-    ap.add_argument("--theta0", type=float, nargs="+", default=[0.1, 0.0])
-    ap.add_argument("--budget", type=float, default=120.0)
-    ap.add_argument("--methods", nargs="+", default=["DOP853", "Radau", "auto"],
-                    help="integrators to run (e.g. only Radau for a mesh whose DOP853 run is "
-                         "known to exceed the budget)")
+    ap.add_argument("--elements", type=int, nargs="+", default=[4, 8, 16, 32, 64])
+    ap.add_argument("--pendulum-elements", type=int, nargs="*", default=[4, 8, 16],
+                    help="meshes of the double pendulum (none: skip it)")
+    ap.add_argument("--rtols", type=float, nargs="+", default=[1e-8, 1e-6],
+                    help="flexlib's tolerances: DOP853 at the first, auto at each")
+    ap.add_argument("--budget", type=float, default=120.0,
+                    help="skip a setting whose predicted solve exceeds this [s]")
     a = ap.parse_args()
-    paper_case(a) if a.paper_case else falling_beam(a)
+    paper_case(a) if a.paper_case else side_by_side(a)
 
 
 if __name__ == "__main__":
