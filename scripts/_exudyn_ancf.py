@@ -108,6 +108,11 @@ def point_sensors(mbs, points):
     return out
 
 
+# Exudyn's modified Newton (the tangent kept between iterations): off in the stored runs;
+# benchmarks/bench_implicit.py switches it on to time Exudyn's fastest setting
+MODIFIED_NEWTON = False
+
+
 def _settings(h, t0, t1, rtol):
     """Exudyn's simulation settings of one stage: [t0, t1] at the step h, sensors every step."""
     import exudyn as exu
@@ -120,6 +125,7 @@ def _settings(h, t0, t1, rtol):
     ti.generalizedAlpha.spectralRadius = RHO_INF
     ti.newton.relativeTolerance = rtol
     ti.newton.absoluteTolerance = NEWTON_ATOL
+    ti.newton.useModifiedNewton = MODIFIED_NEWTON
     ss.solution.file.write = False
     ss.solution.sensors.writePeriod = 0.5 * h    # every step
     ss.show.computationTime = False
