@@ -117,7 +117,7 @@ def exudyn_run(scripts, case, n, h, modified):
     try:
         r = fb.run(THETA0, n, h, 2e-5) if case == "falling-beam" else dp.run(n, h, 2e-5)
     finally:
-        ancf.MODIFIED_NEWTON = False
+        ancf.MODIFIED_NEWTON = True
     row = dict(code="Exudyn", case=case, elements=n, h=h, modified_newton=modified,
                solve_s=r["wall_time"], cpu_s=r["cpu_time"], load=load)
     if case == "falling-beam":

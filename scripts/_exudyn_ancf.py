@@ -108,9 +108,9 @@ def point_sensors(mbs, points):
     return out
 
 
-# Exudyn's modified Newton (the tangent kept between iterations): off in the stored runs;
-# benchmarks/bench_implicit.py switches it on to time Exudyn's fastest setting
-MODIFIED_NEWTON = False
+# Exudyn's modified Newton (the tangent kept between iterations): Exudyn's default, and what the
+# stored runs used; benchmarks/bench_implicit.py also times full Newton (False)
+MODIFIED_NEWTON = True
 
 
 def _settings(h, t0, t1, rtol):
