@@ -683,3 +683,17 @@ def test_a_sliding_rod_stops_and_sticks_under_the_hybrid_models(model):
     assert abs(h["rod.R_dot"][-1, 0]) < 1e-6
     a = res.audit()
     assert a["max_residual"] <= 1e-6 * a["scale"]
+
+
+def test_a_pickled_run_reuses_this_processs_compiled_integrators():
+    """A result sent to another process (a panel's background run sends its result back) keeps
+    its interpolants, and its simulator takes the receiving process's compiled integrators instead
+    of carrying them by value (numba would compile them again there: 60-90 s measured)."""
+    import pickle
+    from flexlib.multibody import kernel as K
+    from flexlib.solver import integrator
+    r = simulate("double-pendulum", model="continuous", t_end=0.3)
+    back = pickle.loads(pickle.dumps(r))
+    assert back.sim._integrate is integrator.specialize(K)
+    times = np.linspace(0.01, 0.29, 7)                  # flight: steps completed on demand
+    assert np.array_equal(back.sample(times), r.sample(times))

@@ -458,16 +458,18 @@ def test_a_long_run_goes_to_the_background_with_progress_and_cancel():
 
 def test_a_stiffer_basis_is_expected_to_cost_more_and_goes_to_the_background():
     """The expected cost of a setting is the last run's scaled by the bases' highest natural
-    frequency (the explicit step follows it): N 3 -> 4 doubles it ((lambda_4 / lambda_3)^2 =
-    (10.9955 / 7.8548)^2 = 1.96 for a clamped-free beam), so after a 0.7 s run the change starts
-    in the background; the previous setting, cached, answers at once."""
+    frequency (the explicit step follows it) and their number of coordinates (an evaluation's
+    cost): N 3 -> 4 gives (lambda_4 / lambda_3)^2 = (10.9955 / 7.8548)^2 = 1.96 for a
+    clamped-free beam, times 10 / 8 coordinates (theta and N per link), so after a 0.7 s run the
+    change starts in the background; the previous setting, cached, answers at once."""
     calls = []
     p = _pendulum_panel(calls, sleep=0.05)
     model, params = p.settings()
     assert p.expected_cost(model, params) == pytest.approx(p.last_cost, rel=1e-12)
     p.last_cost = 0.7
     four = dict(params, n_modes=4)
-    assert p.expected_cost(model, four) == pytest.approx(0.7 * (10.9955 / 7.8548) ** 2, rel=1e-3)
+    assert p.expected_cost(model, four) == pytest.approx(0.7 * (10.9955 / 7.8548) ** 2 * 10 / 8,
+                                                         rel=1e-3)
     p.sliders["n_modes"].value = 4
     assert p.progress.layout.display != "none" and "background" in p.status.value
     p.wait(5.0)

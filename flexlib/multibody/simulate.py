@@ -201,6 +201,22 @@ class SystemSimulator:
         self._dy = np.zeros(2 * self.nq + 3 * self.nc + 2)
         self._out = np.zeros(K.NOUT)
 
+    # ------------------------------------------------------------------ pickling
+    # The compiled integrators are built at run time around the kernel (integrator.specialize):
+    # pickled, numba would serialize them by value and the receiving process would compile them
+    # again (60-90 s; a panel's background run sends its result back this way).  They are
+    # dropped from the pickle and taken from the receiving process's own cache instead.
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_integrate"] = None
+        state["_implicit"] = state["_implicit"] is not None
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._integrate = integrator.specialize(K)
+        self._implicit = radau.specialize(K) if state["_implicit"] else None
+
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, t, y, disc):
         """(dy, out) at (t, y) with the discrete state ``disc`` (copies)."""
