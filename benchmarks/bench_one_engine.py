@@ -17,7 +17,9 @@ baseline's cache lives in its temporary tree, so its first run compiles: minutes
 stops (exit 3: the partial JSON is still written) counts; any other exit status aborts.  The table
 gives the median wall time of ``--repeat`` rounds, the ratio current / baseline, and the median of
 the run's own wall time inside the process (from its JSON), which tells the simulation from the
-interpreter start, the imports and numba's cache load.
+interpreter start, the imports and numba's cache load.  ``PYTHONDONTWRITEBYTECODE`` is removed
+from the children's environment, as in a user's shell: both trees import from cached bytecode
+(with it set, every import recompiles the modules' source, which charges the larger tree more).
 
 Usage: python3 benchmarks/bench_one_engine.py [--repeat 3] [--baseline 26b1870]
            [--models frictionless,hybrid_coulomb,...] [--t-end 2] [--cases double-pendulum,falling-beam]
@@ -73,6 +75,7 @@ def run(tree: Path, args: list) -> dict:
     """Wall and CPU time [s] of one fresh ``python -m flexlib simulate ... --json`` process with
     ``tree`` on PYTHONPATH (raises unless it exits 0 or 3)."""
     env = dict(os.environ, PYTHONPATH=str(tree))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)     # as a user runs it: Python caches its bytecode
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-m", "flexlib", "simulate", *args, "--json", f"{tmp}/out.json"]
         c0 = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -896,18 +896,14 @@ class BeamModel:
         centre clamp, those of the beam clamped at its centre, each value twice).  Exact for the
         modal basis (its functions are the eigenfunctions); upper bounds of the exact values for
         the finite-element and partitioned bases (Rayleigh-Ritz)."""
-        from scipy.linalg import eigh   # lazily: the simulator does not need SciPy
-        w2 = eigh(self.mi.K2, self.mi.M2, eigvals_only=True)
-        return np.sqrt(np.clip(w2, 0.0, None))
+        return _frequencies(self.mi.K2, self.mi.M2)
 
     def axial_frequencies(self) -> np.ndarray:
         """Fixed-free axial frequencies (rad/s): eig(K_A, M_A); empty without axial
         modes.  Exact values (2j - 1)(pi/2) sqrt(E/rho)/L: the shapes are eigenfunctions."""
         if not self.na:
             return np.zeros(0)
-        from scipy.linalg import eigh
-        w2 = eigh(self.mi.K_A, self.mi.M_A, eigvals_only=True)
-        return np.sqrt(np.clip(w2, 0.0, None))
+        return _frequencies(self.mi.K_A, self.mi.M_A)
 
     def pinned_free_frequencies(self) -> np.ndarray:
         """Hinged (pinned-free) frequencies, rad/s: eig(diag(0, K2), M(q = 0)) with g = 0 (E6).
@@ -917,9 +913,17 @@ class BeamModel:
         K[1:1 + self.n, 1:1 + self.n] = self.mi.K2
         if self.na:
             K[1 + self.n:, 1 + self.n:] = self.mi.K_A
-        from scipy.linalg import eigh
-        w2 = eigh(K, self.mass_matrix(np.zeros(self.ndof)), eigvals_only=True)
-        return np.sqrt(np.clip(w2, 0.0, None))
+        return _frequencies(K, self.mass_matrix(np.zeros(self.ndof)))
+
+
+def _frequencies(K, M) -> np.ndarray:
+    """sqrt of the generalized eigenvalues of K v = w^2 M v (M symmetric positive definite),
+    ascending: the eigenvalues of L^-1 K L^-T with M = L L^T.  NumPy alone, so that a run that
+    asks for its highest frequency does not import SciPy's linear algebra (a quarter second)."""
+    L = np.linalg.cholesky(M)
+    A = np.linalg.solve(L, np.linalg.solve(L, K).T)
+    w2 = np.linalg.eigvalsh(0.5 * (A + A.T))
+    return np.sqrt(np.clip(w2, 0.0, None))
 
 
 def _chol_solve(M, b):

@@ -90,8 +90,10 @@ def integrator_for(system: System, solver: SolverSettings) -> str:
     max_step_contact > STIFF_RATIO``) and the bodies free (:func:`free_bodies`), else DOP853."""
     if solver.method != "auto":
         return solver.method
+    if not free_bodies(system):
+        return "DOP853"
     stiff = highest_frequency(system) * solver.max_step_contact > STIFF_RATIO
-    return AUTO_STIFF if stiff and free_bodies(system) else "DOP853"
+    return AUTO_STIFF if stiff else "DOP853"
 
 
 class SystemSimulationError(RuntimeError):
