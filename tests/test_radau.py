@@ -139,3 +139,18 @@ def test_failing_right_hand_side_ends_with_a_named_failure():
     assert sol.code == integrator.NEWTON_FAILURE
     assert "Newton" in sol.message
     assert sol.t[-1] <= 0.5
+
+
+def test_a_collapsing_step_ends_with_a_named_failure():
+    """An undamped oscillation at 1e12 rad/s with unit amplitude rings far above the tolerance,
+    so the error control holds the step near 1e-13 s: the step-collapse guard ends the phase
+    after its window of accepted steps (no hang, no run through the step budget) with the
+    collapse's message, at a time far below t_end."""
+    w = 1e12
+    A = [[0.0, 1.0], [-w * w, 0.0]]
+    sol = run([1.0, 0.0], 1.0, A=A, rtol=1e-6, atol=1e-9, n2=1)
+    assert sol.status == -1
+    assert sol.code == integrator.STEP_COLLAPSE
+    assert "collapsed" in sol.message
+    assert integrator.COLLAPSE_WINDOW <= sol.n_steps < 2 * integrator.COLLAPSE_WINDOW
+    assert sol.t[-1] < integrator.COLLAPSE_WINDOW * integrator.COLLAPSE_STEP
