@@ -199,7 +199,7 @@ class BeamRun:
         gc_was_enabled = gc.isenabled()
         gc.disable()           # ~10^5 small objects and no cycles: the collector's scans find nothing
         try:
-            sres, err = self.engine.run(progress=progress), None
+            sres, err = self.engine.run(progress=progress, audit=False), None   # audited below
         except SystemSimulationError as exc:
             sres, err = exc.result, exc
         finally:

@@ -193,6 +193,7 @@ class SystemSimulator:
         self.n_drives = sum(getattr(b.joint, "drive", None) is not None for b in system.bodies)
         self.method = integrator_for(system, self.solver)
         self._integrate = integrator.specialize(K)
+        self._audit = True            # whether a run's result audits its energy (run(audit=))
         self._implicit = radau.specialize(K) if self.method in ("Radau", AUTO_STIFF) else None
         self._free = free_bodies(system)
         _, offs = system.coordinates()
@@ -389,11 +390,13 @@ class SystemSimulator:
             return integrator.PhaseSolution(self._implicit(*args, self.nq, self.nc))
         return integrator.PhaseSolution(self._integrate(*args))
 
-    def run(self, progress=None):
+    def run(self, progress=None, audit=True):
         """Integrate over [0, t_end]; returns a :class:`~flexlib.multibody.result.SystemResult`.
         ``progress``, if given, is called as ``progress(t, t_end)`` [s] before every phase (it
-        must be cheap)."""
+        must be cheap).  ``audit=False`` leaves the energy audit to the caller (the paper's
+        cases audit their own history: :mod:`flexlib.history`)."""
         from .result import SystemResult
+        self._audit = audit
         wall0 = time.perf_counter()
         log = RunLog()
         t, y = 0.0, self.system.initial_state()
@@ -440,7 +443,7 @@ class SystemSimulator:
                                   f"{self._chatter_cause()}", t, disc, list(range(self.nc)), log,
                                   wall0)
             y, disc = self._handle(t, y, disc, sol.event_mask, log, wall0)
-        return SystemResult(self, log, time.perf_counter() - wall0)
+        return SystemResult(self, log, time.perf_counter() - wall0, audit=audit)
 
     def _failure_cause(self, t, y, disc) -> str:
         """The likely reason the integrator could not go on at (t, y): a stiff penalty contact, a
@@ -489,7 +492,8 @@ class SystemSimulator:
         pts = [self.names[c] for c in points]
         full = f"{msg}; contact modes {modes}; points {pts}"
         try:
-            res = SystemResult(self, log, time.perf_counter() - wall0)
+            res = SystemResult(self, log, time.perf_counter() - wall0,
+                               audit=self._audit)
         except Exception:        # pragma: no cover - nothing integrated yet
             res = None
         return SystemSimulationError(full, t=t, modes=modes, points=pts, result=res)
