@@ -11,8 +11,8 @@ coordinates, nq = 3 + N).  Two measures:
   median CPU time of ``--repeat`` calls divided by the number of samples.  ``M, Q`` is the
   same for ``flexlib.multibody.assembly.mass_forces_into`` alone (its share of ``eval``), and
   ``solve`` for the solve of that state's M and Q that the kernel does (with the copy of M that
-  the solve destroys): ``flexlib.solver.linalg.cholesky_solve_into`` from
-  ``kernel.CHOLESKY_MIN_NQ`` coordinates on, else ``solve_into`` (Gaussian elimination).
+  the solve destroys): ``flexlib.solver.linalg.ldlt_solve_into`` from ``kernel.LDLT_MIN_NQ``
+  coordinates on, else ``solve_into`` (Gaussian elimination).
 * ``run``: a whole run over 0-``--t-end`` s (default 0.16 s, the landing included): its CPU
   time, the RHS evaluations of its steps (the phases' ``nfev``) and their ratio, for
   ``--run-elements`` only (the slow old route makes long runs impractical at fine meshes).
@@ -38,7 +38,7 @@ from flexlib import _jit
 from flexlib.cases import falling_beam, simulate
 from flexlib.multibody import kernel as K
 from flexlib.params import BeamParams
-from flexlib.solver.linalg import cholesky_solve_into, solve_into
+from flexlib.solver.linalg import ldlt_solve_into, solve_into
 from bench_rhs import _loop_mass_forces     # the same timing loop of M, Q
 
 
@@ -51,7 +51,7 @@ def _loop_solve(n, M0, Q0, Mw, Xw, spd):
             for j in range(M0.shape[0]):
                 Mw[i, j] = M0[i, j]
         if spd:
-            cholesky_solve_into(Mw, Xw, 1)
+            ldlt_solve_into(Mw, Xw, 1)
         else:
             solve_into(Mw, Xw, 1)
         acc += Xw[0, 0]
@@ -101,7 +101,7 @@ def eval_cost(elements, repeat=5, budget=0.2):
     _loop_mass_forces(2, *args)
     mf = _median_cpu(lambda: _loop_mass_forces(m, *args), repeat) / m
     _loop_mass_forces(1, *args)
-    sargs = (args[4], args[5], np.zeros((nq, nq)), np.zeros((nq, 1)), S.cholesky)
+    sargs = (args[4], args[5], np.zeros((nq, nq)), np.zeros((nq, 1)), S.ldlt)
     _loop_solve(2, *sargs)
     sv = _median_cpu(lambda: _loop_solve(m, *sargs), repeat) / m
     return nq, 1e6 * ev, 1e6 * mf, 1e6 * sv

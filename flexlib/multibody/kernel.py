@@ -33,7 +33,7 @@ from .. import _jit
 from .._jit import compiled, hot, inlined
 from ..bodies.beam import P_G0, P_TAU, damping_power, potential_energies
 from ..contact.friction import lugre_rates, modified_coulomb
-from ..solver.linalg import cholesky_solve_into, solve_into, solve_rank_into
+from ..solver.linalg import ldlt_solve_into, solve_into, solve_rank_into
 from ..contact.penalty import normal_force
 from .assembly import (B_DRIVE, B_MASS, B_OMEGA, B_RAMP, B_TH0, J_ITH, J_NF, contact_rows_into,
                        mass_forces_into)
@@ -61,14 +61,14 @@ O_DRIVE = 5
 # Redundant constraints (e.g. three collinear points of a rigid rod): the multipliers of the
 # pivots below RANK_TOL times the largest are set to 0 (a basic solution; O_RANK: the rank).
 RANK_TOL = 1e-10
-# The smallest nq whose mass matrix is solved by Cholesky (linalg.cholesky_solve_into) rather
-# than by Gaussian elimination (linalg.solve_into).  Measured (random SPD matrices, 1 right-hand
-# side, compiled loop, shared 2-core machine at load 1.3-1.6), Cholesky against elimination:
-# nq 5: 113 vs 107 ns; 6: 149 vs 156; 10: 337 vs 457; 11: 383 vs 569; 19: 1.03 vs 2.00 us;
-# 35: 4.0 vs 9.6; 67: 21 vs 60; 131: 133 vs 480-600.  Cholesky is faster from nq = 6 on, but by
-# at most 0.12 us below 11 (a few % of an evaluation), so the modal bases (nq = 1 + N or
+# The smallest nq whose mass matrix is solved by its LDL^T factorization (linalg.ldlt_solve_into)
+# rather than by Gaussian elimination (linalg.solve_into).  Measured (random SPD matrices, 1
+# right-hand side, compiled loop, shared 2-core machine at load ~2), LDL^T against elimination:
+# nq 5: 108 vs 123 ns; 6: 144 vs 174; 10: 357 vs 514; 11: 419 vs 643; 19: 1.26 vs 2.27 us;
+# 35: 4.7 vs 10.9; 67: 23 vs 68; 131: 135 vs 494.  LDL^T is faster from nq = 5 or 6 on, but by
+# at most 0.16 us below 11 (a few % of an evaluation), so the modal bases (nq = 1 + N or
 # 3 + N <= 10) keep the elimination and their runs keep their bits.
-CHOLESKY_MIN_NQ = 11
+LDLT_MIN_NQ = 11
 # N_raw: a penalty law's force before the clip at 0 (0 at a constraint point)
 OC_NAMES = ("gap", "v_n", "v_t", "s", "N", "F_t", "a_n", "a_t", "ratio", "zdot", "margin", "N_raw")
 (OC_GAP, OC_VN, OC_VT, OC_S, OC_N, OC_FT, OC_AN, OC_AT, OC_RATIO, OC_ZDOT,
@@ -92,11 +92,11 @@ NOUT = O_EV + NEK * NC_MAX
 NEV = NEK * NC_MAX
 
 
-def use_cholesky(nq: int) -> bool:
-    """Whether a system of ``nq`` coordinates solves its mass matrix by Cholesky: nq >=
-    :data:`CHOLESKY_MIN_NQ` (read at each call, so that a test can move the threshold; the
-    choice is stored in the system's arrays, ``SystemArrays.cholesky``)."""
-    return nq >= CHOLESKY_MIN_NQ
+def use_ldlt(nq: int) -> bool:
+    """Whether a system of ``nq`` coordinates solves its mass matrix by LDL^T: nq >=
+    :data:`LDLT_MIN_NQ` (read at each call, so that a test can move the threshold; the choice
+    is stored in the system's arrays, ``SystemArrays.ldlt``)."""
+    return nq >= LDLT_MIN_NQ
 
 
 @compiled
@@ -220,7 +220,7 @@ def _solve_into(m, nq, spd, Mw, Xw, G, A, r, Sm, lam_, perm, act, kin, xcol, out
     S lambda = r - A X_Q; the multipliers into the points' outputs (N, F_t, ratio), and the
     Painleve margin of every normal row with friction along it (G != A): S_kk / (A_k M^-1 A_k^T),
     i.e. 1 + c S12/S11 for one point (eq (75)'s denominator over its frictionless value).
-    ``spd``: M is solved by Cholesky (else by Gaussian elimination), see :func:`use_cholesky`."""
+    ``spd``: M is solved by LDL^T (else by Gaussian elimination), see :func:`use_ldlt`."""
     for k in range(m):
         for i in range(nq):
             Xw[i, 1 + k] = G[k, i]
@@ -232,7 +232,7 @@ def _solve_into(m, nq, spd, Mw, Xw, G, A, r, Sm, lam_, perm, act, kin, xcol, out
             xcol[ne] = k
             ne += 1
     if spd:
-        cholesky_solve_into(Mw, Xw, 1 + m + ne)
+        ldlt_solve_into(Mw, Xw, 1 + m + ne)
     else:
         solve_into(Mw, Xw, 1 + m + ne)
     if m == 0:
@@ -374,7 +374,7 @@ def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T
             m = _constraint_rows(c, md, m, gap, v_n, v_t, sc, a_n, a_t, z, S.cflt[c], par, S, WN,
                                  WT, G, A, r, act, kin, out, nq)
     m = _drive_rows(t, y, S, G, A, r, act, kin, out, m, nq)
-    _solve_into(m, nq, S.cholesky, Mw, Xw, G, A, r, Sm, ws[21], ws[22], act, kin, ws[23], out)
+    _solve_into(m, nq, S.ldlt, Mw, Xw, G, A, r, Sm, ws[21], ws[22], act, kin, ws[23], out)
     for i in range(nq):
         dy[i] = qd[i]
         dy[nq + i] = Xw[i, 0]

@@ -30,7 +30,7 @@ from .assembly import (B_DRIVE, B_MASS, B_OMEGA, B_RAMP, B_TH0, FREE_JOINT, GROU
 from .drives import SpinUp
 from .kernel import (NB_MAX, C_C, C_D, C_DV, C_E, C_K, C_LIM, C_MU_D, C_MU_S, C_N, C_SIGMA0, C_SIGMA1,
                      C_SIGMA2, C_V0, C_V1, C_V_S, CONSTRAINT, CUSTOM, NC_MAX, NCFLT, PENALTY,
-                     use_cholesky)
+                     use_ldlt)
 from .laws import FrictionLaw, law_table
 
 __all__ = ["GroundHinge", "Hinge", "FreeJoint", "Body", "HalfPlane", "ContactLaws", "ContactPoint",
@@ -244,7 +244,7 @@ class SystemArrays(NamedTuple):
     gflt: np.ndarray     # (2,) Baumgarte chi, beta [1/s]
     nq: int
     nmax: int
-    cholesky: bool       # M solved by Cholesky (flexlib.multibody.kernel.use_cholesky(nq))
+    ldlt: bool           # M solved by LDL^T (flexlib.multibody.kernel.use_ldlt(nq))
 
 
 @dataclass(frozen=True)
@@ -413,7 +413,7 @@ class System:
             bint=bint, bflt=bflt, pint=pint, pflt=pflt, cint=cint, cflt=cflt, laddr=laddr, lpar=lpar,
             oflt=c(oflt if len(oflt) else np.zeros((1, 4))),
             gflt=np.array([self.chi, self.beta], float), nq=len(names), nmax=nmax,
-            cholesky=use_cholesky(len(names)))
+            ldlt=use_ldlt(len(names)))
 
 
 _MODELS: dict = {}
