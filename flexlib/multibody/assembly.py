@@ -187,9 +187,17 @@ def mass_forces_into(q, qd, S, ws, M, Q):
         mass_forces_arrs_into(q[ith:nj], qd[ith:nj], S.bpar[b], arrs, Wb, Mb[b, 2:db, 2:db],
                               Qb[b, 2:db])
         if S.bint[b, J_KIND] != GROUND_HINGE:
-            # the frame origin's rows; a ground hinge's C_b and c_b are zero there, so they
-            # would only be multiplied by zeros (they stay 0 from the work arrays' allocation)
             frame_rows_into(q[ith:nj], qd[ith:nj], S.bpar[b], arrs, S.bflt[b, B_MASS], Mb[b], Qb[b])
+        else:
+            # the frame origin's rows: a ground hinge's C_b and c_b are zero there, so they are
+            # only multiplied by zeros (zeroed, not computed: the work arrays may hold anything)
+            for k in range(db):
+                Mb[b, 0, k] = 0.0
+                Mb[b, 1, k] = 0.0
+                Mb[b, k, 0] = 0.0
+                Mb[b, k, 1] = 0.0
+            Qb[b, 0] = 0.0
+            Qb[b, 1] = 0.0
         # Q_b - M_b c_b, then C_b^T (.) and C_b^T M_b C_b (MC = M_b C_b).  C_b's rows of the
         # body's own coordinates are a unit selection (row 2 + k: column ith + k) and its R rows
         # 0, 1 are general: the products take only their nonzero terms, in the order of the
