@@ -69,8 +69,7 @@ def ldlt_solve_into(M, X, m):
 
     The rows are eliminated by panels of 4: each row of the panel from the rows above it, then
     the trailing upper triangle from the 4 rows at once, every inner loop along a row (one pass
-    over the trailing matrix per panel rather than per row: 1.4-3x faster at n = 19-131, as
-    measured on the U^T U form below).  Each
+    over the trailing matrix per panel rather than per row: 1.4-3x faster at n = 19-131).  Each
     entry receives the same operations in the same order as row by row, so the bits do not
     depend on the panel width.  (The form with square roots, M = U^T U, is as fast, but every
     entry of U carries the rounding of a square root: the falling beam dropped flat with 4
