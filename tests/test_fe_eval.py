@@ -136,3 +136,31 @@ def test_falling_beam_runs_as_on_the_quadrature_route(elements):
     assert len(res.impacts) == len(resq.impacts) >= 2
     imp, impq = res.impacts[0]["normal_impulse"], resq.impacts[0]["normal_impulse"]
     assert abs(imp - impq) <= tol * impq, (imp, impq)
+
+
+@pytest.mark.parametrize("name, kw", [("falling-beam", dict(basis="fe", elements=8, theta0=0.1)),
+                                      ("double-pendulum", dict(basis="fe", elements=8)),
+                                      ("falling-beam", dict(theta0=0.1))])
+def test_points_use_the_band_of_their_foreshortening_matrix(name, kw):
+    """A material point's H(x) B is summed over H's band only (``SystemArrays.pband``): the band
+    holds every nonzero of H(x) and is tight (a nonzero on its edge), and the right-hand side and
+    outputs are the same bits as with the band widened to the whole matrix."""
+    from flexlib.cases import build
+    from flexlib.multibody import kernel as K
+    system, _ = build(name, "continuous", **kw)
+    S = system.arrays()
+    h0 = 1 + S.nmax
+    for k in range(S.pflt.shape[0]):            # the contact points and the joints' points
+        n = int(S.bint[S.pint[k], 6])
+        H = S.pflt[k, h0:h0 + n * n].reshape(n, n)
+        i, j = np.nonzero(H)
+        assert np.all(np.abs(i - j) <= S.pband[k]) and np.any(np.abs(i - j) == S.pband[k])
+    if kw.get("basis") == "fe":
+        assert np.all(S.pband < S.nmax - 1)        # banded: the point of it
+    rng = np.random.default_rng(3)
+    y = system.initial_state().copy()
+    y[:2 * S.nq] += 1e-2 * rng.standard_normal(2 * S.nq)
+    par = np.zeros(4 * len(system.contacts))
+    dy, out = K.phase_eval(0.0, y, par, S)
+    dy_full, out_full = K.phase_eval(0.0, y, par, S._replace(pband=np.full_like(S.pband, S.nmax)))
+    assert np.array_equal(dy, dy_full) and np.array_equal(out, out_full)

@@ -228,6 +228,13 @@ class ContactPoint:
     laws: ContactLaws | None = None
 
 
+def _half_bandwidth(H) -> int:
+    """The largest |i - j| with H_ij != 0 (0 for a zero or empty H): the finite-element bases'
+    foreshortening matrices are banded (H(x) integrates products of locally supported slopes)."""
+    i, j = np.nonzero(np.asarray(H))
+    return int(np.max(np.abs(i - j))) if len(i) else 0
+
+
 class SystemArrays(NamedTuple):
     """The system in the layout of the compiled code (:mod:`flexlib.multibody.assembly`)."""
     bodies: tuple        # one flexlib.bodies.beam.KernelArrays per body (padded to NB_MAX)
@@ -236,6 +243,7 @@ class SystemArrays(NamedTuple):
     bflt: np.ndarray     # (nb, 3) ground hinge point [m], mass [kg]
     pint: np.ndarray     # (npt,) body of each material point
     pflt: np.ndarray     # (npt, 1 + nmax + nmax^2 + namax) x, Phi(x), H(x), Psi(x)
+    pband: np.ndarray    # (npt,) half-bandwidth of H(x): H_ij = 0 for |i - j| > it
     cint: np.ndarray     # (nc, 4) point, obstacle, method, friction law
     cflt: np.ndarray     # (nc, NCFLT) the contact laws' parameters
     laddr: np.ndarray    # (nc,) the address of each point's law from outside, in this process (or 0)
@@ -391,6 +399,7 @@ class System:
             cflt[k] = c.laws.row()
         pflt = np.zeros((max(len(points), 1), 1 + nmax + nmax * nmax + namax))
         pint = np.zeros(max(len(points), 1), dtype=np.int64)
+        pband = np.zeros(max(len(points), 1), dtype=np.int64)
         for k, (bi, x) in enumerate(points):
             m = models[bi]
             pint[k] = bi
@@ -399,6 +408,7 @@ class System:
             pflt[k, 1:1 + m.n] = phi
             h0 = 1 + nmax
             pflt[k, h0:h0 + m.n * m.n] = H.ravel()
+            pband[k] = _half_bandwidth(H)
             a0 = h0 + nmax * nmax
             pflt[k, a0:a0 + m.na] = psi
         oflt = np.array([[*o.origin, *o.normal] for o in self.obstacles], float).reshape(-1, 4)
@@ -410,7 +420,7 @@ class System:
             # is compiled once (the padding is never read)
             bodies=tuple(arrs + [arrs[0]] * (NB_MAX - len(arrs))),
             bpar=c(np.array([m.kernel_params() for m in models]).reshape(-1, NPAR_BODY)),
-            bint=bint, bflt=bflt, pint=pint, pflt=pflt, cint=cint, cflt=cflt, laddr=laddr, lpar=lpar,
+            bint=bint, bflt=bflt, pint=pint, pflt=pflt, pband=pband, cint=cint, cflt=cflt, laddr=laddr, lpar=lpar,
             oflt=c(oflt if len(oflt) else np.zeros((1, 4))),
             gflt=np.array([self.chi, self.beta], float), nq=len(names), nmax=nmax,
             ldlt=use_ldlt(len(names)))
