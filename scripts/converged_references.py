@@ -20,6 +20,12 @@ Usage::
 
     python scripts/converged_references.py [--elements 4,8,16,32] [--rtol 1e-8]
         [--integrator auto] [--out tests/data/converged_references.json] [--systems falling-beam]
+        [--keep [FILE ...]]
+
+``--keep`` takes the levels already computed (same system, model, t_end, rtol and integrator)
+from ``--out`` and the files named after it, and runs only the others: a finer level can be
+added to the stored study (or computed in another process, ``--out`` elsewhere, and merged)
+without rerunning the coarse ones.
 """
 from __future__ import annotations
 
@@ -66,11 +72,34 @@ def change(a: dict, b: dict) -> dict:
     return out
 
 
-def study(name, elements, rtol, integrator, tol):
+def kept_levels(files, name, rtol, integrator) -> dict:
+    """The levels of system ``name`` stored in ``files`` with the same settings, by element count."""
+    spec = SYSTEMS[name]
+    out = {}
+    for path in files:
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            data = json.load(f)
+        st, block = data.get("settings", {}), data.get(name)
+        if (block is None or st.get("rtol") != rtol or st.get("integrator") != integrator
+                or block["model"] != spec["model"] or block["t_end"] != spec["t_end"]
+                or block["params"] != spec["params"]):
+            continue
+        for lv in block["levels"]:
+            out.setdefault(lv["elements"], lv)
+    return out
+
+
+def study(name, elements, rtol, integrator, tol, kept=None):
     from flexlib.cases import simulate
     spec = dict(SYSTEMS[name], t_end=SYSTEMS[name]["t_end"])
     levels = []
     for n in elements:
+        if kept and n in kept:
+            levels.append(kept[n])
+            print(f"{name} fe {n}: kept ({kept[n]['wall_time']:.1f} s when computed)", flush=True)
+            continue
         w0 = time.perf_counter()
         res = simulate(name, spec["model"], spec["t_end"], basis="fe", elements=n, rtol=rtol,
                        method=integrator, **spec["params"])
@@ -95,6 +124,8 @@ def main(argv=None):
     ap.add_argument("--tol", type=float, default=5e-3)
     ap.add_argument("--systems", default=",".join(SYSTEMS))
     ap.add_argument("--out", default=OUT)
+    ap.add_argument("--keep", nargs="*", default=None, metavar="FILE",
+                    help="reuse the levels stored in --out and in these files (same settings)")
     a = ap.parse_args(argv)
     import flexlib
     elements = [int(x) for x in a.elements.split(",")]
@@ -106,7 +137,9 @@ def main(argv=None):
     data["settings"] = dict(rtol=a.rtol, integrator=a.integrator, tol=a.tol,
                             script="scripts/converged_references.py")
     for name in a.systems.split(","):
-        data[name] = study(name, elements, a.rtol, a.integrator, a.tol)
+        kept = (kept_levels([a.out] + a.keep, name, a.rtol, a.integrator)
+                if a.keep is not None else None)
+        data[name] = study(name, elements, a.rtol, a.integrator, a.tol, kept)
     from flexlib.outputs import write_text
     write_text(a.out, json.dumps(data, indent=1) + "\n")
     print(f"wrote {a.out}")
