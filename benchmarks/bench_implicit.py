@@ -3,6 +3,7 @@
 Default: the tilted falling beam (theta0 = 0.1 rad, continuous Hertz contact, ``--basis fe``,
 0-0.16 s: flight, landing, the first episodes) at 4, 8, 16, 32, 64 elements.  flexlib runs DOP853
 at the first of ``--rtols`` and ``auto`` (Radau in undisturbed flight, DOP853 elsewhere) at each,
+with ``--radau`` also Radau IIA throughout at each,
 every run a fresh ``python -m flexlib simulate`` process; its solve time is the wall time of the
 0.16 s command minus that of the same command with ``--t-end 0.001`` (start-up, loading the
 compiled code and the first steps cancel; a warm-up process of the short command runs first).
@@ -24,7 +25,7 @@ elements; writes ``benchmarks/results/implicit_fe.json``.
 DOP853 and scipy's methods (``implicit.json``).
 
     nice python3 benchmarks/bench_implicit.py [--elements 4 8 16 32 64] [--rtols 1e-8 1e-6]
-        [--pendulum-elements 4 8 16] [--budget 120]
+        [--radau] [--pendulum-elements 4 8 16] [--budget 120]
     python3 benchmarks/bench_implicit.py --paper-case [--t-end 0.5] [--model lugre]
 """
 import argparse
@@ -209,8 +210,10 @@ def double_pendulum(a, scripts, tmp):
 
 
 def settings(a):
-    """The flexlib (integrator, rtol) pairs: DOP853 at the first tolerance, auto at each."""
-    return [("DOP853", a.rtols[0])] + [("auto", r) for r in a.rtols]
+    """The flexlib (integrator, rtol) pairs: DOP853 at the first tolerance, auto at each, and
+    with ``--radau`` Radau IIA throughout at each."""
+    return ([("DOP853", a.rtols[0])] + [("auto", r) for r in a.rtols]
+            + ([("Radau", r) for r in a.rtols] if a.radau else []))
 
 
 def ratios(rows):
@@ -326,6 +329,8 @@ def main():
                     help="meshes of the double pendulum (none: skip it)")
     ap.add_argument("--rtols", type=float, nargs="+", default=[1e-8, 1e-6],
                     help="flexlib's tolerances: DOP853 at the first, auto at each")
+    ap.add_argument("--radau", action="store_true",
+                    help="also flexlib's Radau IIA throughout (--integrator Radau) at each tolerance")
     ap.add_argument("--budget", type=float, default=120.0,
                     help="skip a setting whose predicted solve exceeds this [s]")
     a = ap.parse_args()
