@@ -25,6 +25,10 @@ flexlib's runs over 0-0.62 s (benchmarks/results/accuracy_double_pendulum.csv):
   15 % in peak force (594 s of CPU before the finite-element bases' element route; flexlib's own
   refinement still moves its peak force by 12 %, so 15 % is the resolution of this comparison).
 
+flexlib's own mesh study over 0-0.65 s (tests/data/converged_references.json, rtol 1e-8): 16
+elements per link +3.9 % and +2.4 % (269 s), 32 elements per link +4.4 % and +1.1 % (51 min);
+from 16 to 32 its first episode's impulse moves 0.5 % and its peak force 1.3 %.
+
 The default stays the cheap one, so that notebook 10's panel answers within a second; a study of
 the burst needs ``basis="fe", elements=12`` or more, and no setting of the aim's cost (1.5 times
 case 3.2's two-second run) resolves it.
