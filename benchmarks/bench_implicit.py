@@ -330,7 +330,7 @@ def main():
     ap.add_argument("--rtols", type=float, nargs="+", default=[1e-8, 1e-6],
                     help="flexlib's tolerances: DOP853 at the first, auto at each")
     ap.add_argument("--radau", action="store_true",
-                    help="also flexlib's Radau IIA throughout (--integrator Radau) at each tolerance")
+                    help="also Radau IIA throughout (--integrator Radau) at each tolerance")
     ap.add_argument("--budget", type=float, default=120.0,
                     help="skip a setting whose predicted solve exceeds this [s]")
     a = ap.parse_args()

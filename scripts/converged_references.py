@@ -73,7 +73,9 @@ def change(a: dict, b: dict) -> dict:
 
 
 def kept_levels(files, name, rtol, integrator) -> dict:
-    """The levels of system ``name`` stored in ``files`` with the same settings, by element count."""
+    """The levels of system ``name`` stored in ``files`` with the same settings (rtol,
+    integrator, model, t_end, parameters), by element count, as they were stored; the first file
+    that has a level wins."""
     spec = SYSTEMS[name]
     out = {}
     for path in files:

@@ -96,3 +96,34 @@ def test_the_finest_falling_beam_levels_agree_with_the_outside_code():
     assert lv["impulse"] == pytest.approx(e["landing_impulse"], rel=5e-3)
     assert lv["beam v_cm_y"] == pytest.approx(e["v_cm"][1], rel=5e-3)
     assert lv["beam omega_mean"] == pytest.approx(e["omega_mean"], rel=5e-3)
+
+
+def test_stored_levels_are_kept_and_only_the_others_run(data, tmp_path, monkeypatch):
+    """``--keep``: a level stored with the same settings is taken as stored (no run), one stored
+    with other settings is not, and a level missing from every file is run."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("converged_references",
+                                                  ROOT / "scripts" / "converged_references.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    st = data["settings"]
+    kept = mod.kept_levels([DATA], "double-pendulum", st["rtol"], st["integrator"])
+    assert sorted(kept) == [lv["elements"] for lv in data["double-pendulum"]["levels"]]
+    assert mod.kept_levels([DATA], "double-pendulum", 10 * st["rtol"], st["integrator"]) == {}
+    other = dict(data, settings=dict(st, integrator="DOP853"))
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(other))
+    assert mod.kept_levels([path], "double-pendulum", st["rtol"], st["integrator"]) == {}
+    runs = []
+    import flexlib.cases
+
+    def fake(name, model, t_end, **kw):
+        runs.append(kw["elements"])
+        raise RuntimeError("stop here")
+    monkeypatch.setattr(flexlib.cases, "simulate", fake)
+    got = mod.study("double-pendulum", [4, 8], st["rtol"], st["integrator"], st["tol"], kept)
+    assert runs == [] and [lv["elements"] for lv in got["levels"]] == [4, 8]
+    assert got["levels"][1] == data["double-pendulum"]["levels"][1]
+    with pytest.raises(RuntimeError, match="stop here"):
+        mod.study("double-pendulum", [4, 6], st["rtol"], st["integrator"], st["tol"], kept)
+    assert runs == [6]

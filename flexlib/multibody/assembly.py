@@ -112,8 +112,9 @@ def chain_into(b, ith, Ji, gi, Cs, cs, rows, acc, nq):
     """The system Jacobian ``rows`` (2, nq) = J_b C_b and velocity product ``acc`` (2,) =
     J_b c_b + gamma_b of a point of body ``b`` whose theta is q[ith] (``Ji``, ``gi`` from
     :func:`point_into`).  C_b's rows of the body's own coordinates are a unit selection
-    (:func:`transform_into`: row 2 + k is column ith + k), so the product takes only the nonzero terms, in the dense product's
-    order (whose other terms are exact zeros): O(nq) instead of O((3 + nf) nq)."""
+    (:func:`transform_into`: row 2 + k is column ith + k), so the product takes only the
+    nonzero terms, in the dense product's order (whose other terms are exact zeros): O(nq)
+    instead of O((3 + nf) nq)."""
     nb_ = Ji.shape[1]
     for a in range(2):
         g = gi[a]

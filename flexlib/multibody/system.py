@@ -420,7 +420,8 @@ class System:
             # is compiled once (the padding is never read)
             bodies=tuple(arrs + [arrs[0]] * (NB_MAX - len(arrs))),
             bpar=c(np.array([m.kernel_params() for m in models]).reshape(-1, NPAR_BODY)),
-            bint=bint, bflt=bflt, pint=pint, pflt=pflt, pband=pband, cint=cint, cflt=cflt, laddr=laddr, lpar=lpar,
+            bint=bint, bflt=bflt, pint=pint, pflt=pflt, pband=pband, cint=cint, cflt=cflt,
+            laddr=laddr, lpar=lpar,
             oflt=c(oflt if len(oflt) else np.zeros((1, 4))),
             gflt=np.array([self.chi, self.beta], float), nq=len(names), nmax=nmax,
             ldlt=use_ldlt(len(names)))
