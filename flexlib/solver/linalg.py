@@ -17,7 +17,8 @@ import math
 from .. import _jit
 from .._jit import compiled, hot
 
-__all__ = ["solve_into", "ldlt_solve_into", "solve_rank_into", "solve", "dot_at", "mv_at", "quad_at", "quad_flat"]
+__all__ = ["solve_into", "ldlt_solve_into", "solve_rank_into", "solve", "dot_at", "mv_at", "quad_at",
+           "quad_flat"]
 
 
 @hot
