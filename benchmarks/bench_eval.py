@@ -16,10 +16,18 @@ coordinates, nq = 3 + N).  Two measures:
 * ``run``: a whole run over 0-``--t-end`` s (default 0.16 s, the landing included): its CPU
   time, the RHS evaluations of its steps (the phases' ``nfev``) and their ratio, for
   ``--run-elements`` only (the slow old route makes long runs impractical at fine meshes).
+* ``structure`` (``--structure-elements``): how far the mass matrix is from one whose
+  deformation block is constant, at ``--structure-states`` states of a run over the landing
+  (0-0.16 s, Radau at rtol 1e-3): the largest relative size of the deformation block's
+  configuration-dependent part (the foreshortening's inertia), |M_BB - M2| / |M2| (Frobenius),
+  and the largest spectral radius of I - P^-1 M, where P is M with its deformation block replaced
+  by the constant M2 = int rho S Phi Phi^T.  Below 1 the constant block, factorized once, would
+  make a convergent preconditioner (the iterations to 1e-16 are printed); above 1 it would not.
 
 Usage (from the repository root; the library on PYTHONPATH is the one measured):
 
     python3 benchmarks/bench_eval.py [--elements 4,8,16,32,64] [--repeat 5] [--json out.json]
+        [--structure-elements 8,16,32]
 
 Prints a table (and writes it as JSON with ``--json``).
 """
@@ -121,6 +129,33 @@ def run_cost(elements, t_end=0.16):
             float(mm["beam.omega_mean"][0]), impulses)
 
 
+def structure(elements, n_states=60, t_end=0.16):
+    """(|M_BB - M2| / |M2| max, rho(I - P^-1 M) max, cond(M2)) over states of the tilted drop
+    (module docstring)."""
+    from flexlib.params import SolverSettings
+    from flexlib.multibody.simulate import SystemSimulator
+    system = falling_beam.system("continuous", beam=BeamParams(basis="fe", elements=elements),
+                                 theta0=0.1)
+    sim = SystemSimulator(system, t_end, SolverSettings(rtol=1e-3, method="Radau"))
+    res = sim.run(audit=False)
+    _, offs = system.coordinates()
+    ir, ith, nf = offs[0]
+    block = slice(ith + 1, ith + 1 + nf)
+    M2 = sim.S.bodies[0].M2
+    t_land = res.first_contact["t"] if res.first_contact else 0.0
+    ts = np.concatenate([np.linspace(0.0, t_land, 5), np.linspace(t_land, t_end, n_states)])
+    rel = rho = 0.0
+    for y in res.sample(ts):
+        M = sim.rows(y)[0]
+        rel = max(rel, np.linalg.norm(M[block, block] - M2) / np.linalg.norm(M2))
+        P = M.copy()
+        P[block, block] = M2
+        rho = max(rho, float(np.max(np.abs(np.linalg.eigvals(np.linalg.solve(P, M)
+                                                              - np.eye(sim.nq))))))
+    w = np.linalg.eigvalsh(M2)
+    return rel, rho, float(w[-1] / w[0])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--elements", default="4,8,16,32,64")
@@ -128,6 +163,8 @@ def main():
     ap.add_argument("--t-end", type=float, default=0.16)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--json", default=None)
+    ap.add_argument("--structure-elements", default="")
+    ap.add_argument("--structure-states", type=int, default=60)
     a = ap.parse_args()
     print(f"flexlib from {flexlib.__file__}")
     rows = {}
@@ -144,6 +181,16 @@ def main():
                                        v_cm=v, omega_mean=om, impulses=imp)
         print(f"{ne:8d} {cpu:8.2f} {nfev:8d} {per:9.2f}  {v[0]:.15e} {v[1]:.15e} {om:.15e} "
               f"impulses {imp}", flush=True)
+    if a.structure_elements:
+        print(f"\nthe deformation block's configuration-dependent part, {a.structure_states} "
+              f"states over the landing")
+        print(f"{'elements':>8} {'|M_BB-M2|/|M2|':>15} {'rho(I-P^-1 M)':>14} {'cond M2':>9} "
+              f"{'iterations to 1e-16':>20}")
+    for ne in (int(s) for s in a.structure_elements.split(",") if s):
+        rel, rho, cond = structure(ne, a.structure_states)
+        its = f"{np.log(1e-16) / np.log(rho):.0f}" if rho < 1 else "diverges"
+        rows.setdefault(ne, {}).update(structure_rel=rel, structure_rho=rho, cond_M2=cond)
+        print(f"{ne:8d} {rel:15.2e} {rho:14.3g} {cond:9.2e} {its:>20}", flush=True)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rows, fh, indent=1)
