@@ -23,7 +23,11 @@ flexlib's runs over 0-0.62 s (benchmarks/results/accuracy_double_pendulum.csv):
 * 8 elements per link: +1.1 % and +25 %;
 * 12 elements per link: +4.6 % and +11 %, the only setting of the study within 5 % in impulse and
   15 % in peak force (594 s of CPU before the finite-element bases' element route; flexlib's own
-  refinement still moves its peak force by 12 %, so 15 % is the resolution of this comparison).
+  refinement still moves its peak force by 12 %, so 15 % is the resolution of this comparison);
+* the partition, N = 3 with 5 cm elements on the links' last 0.2, 0.3, 0.4 m (where B is):
+  impulse +37 %, +21 %, -6.9 % and peak force +40 %, -0.6 %, -0.4 % at 71, 118, 263 s of CPU
+  (its fine end region sets the step); reduced to 2 fixed-interface modes (9 s) +4.8 % and
+  +100 %, its first episode 0.13 ms against 0.386 ms, as short as the assumed modes'.
 
 flexlib's own mesh study over 0-0.65 s (tests/data/converged_references.json, rtol 1e-8): 16
 elements per link +3.9 % and +2.4 % (269 s), 32 elements per link +4.4 % and +1.1 % (51 min);
