@@ -15,17 +15,18 @@ differences from Exudyn's stored 1 us answer at the same mesh
 ``scripts/exudyn_falling_beam.py`` (its stages: 20 us until 0.14 s, then the step h) at h = 5 us with
 modified Newton and at 1 us with full Newton, in this process; its solve time is that of the
 solver calls alone (not the build).  Then the double pendulum 0-0.65 s at ``--pendulum-elements``:
-flexlib ``auto`` (DOP853 for hinged bodies) and Exudyn (``scripts/exudyn_double_pendulum.py``'s
+flexlib ``auto`` at rtol 1e-8 (DOP853 for hinged bodies; with ``--radau`` also DOP853 and Radau IIA
+at each of ``--rtols``) and Exudyn (``scripts/exudyn_double_pendulum.py``'s
 build, N elements per metre, 5 us, modified Newton).  A setting whose solve at half the mesh times
 GROWTH exceeds ``--budget`` seconds is skipped (said in the table).  Prints the tables, the ratios
 flexlib solve / Exudyn's best solve per mesh and the growth of flexlib's solve from 8 to 32
-elements; writes ``benchmarks/results/implicit_fe.json``.
+elements; writes ``benchmarks/results/implicit_fe.json`` (``--name``: another name).
 
 ``--paper-case``: the earlier measurement, unified LuGre on case 3.2 over 0-0.5 s with the compiled
 DOP853 and scipy's methods (``implicit.json``).
 
     nice python3 benchmarks/bench_implicit.py [--elements 4 8 16 32 64] [--rtols 1e-8 1e-6]
-        [--radau] [--pendulum-elements 4 8 16] [--budget 120]
+        [--radau] [--pendulum-elements 4 8 16] [--budget 120] [--name implicit_fe]
     python3 benchmarks/bench_implicit.py --paper-case [--t-end 0.5] [--model lugre]
 """
 import argparse
@@ -196,12 +197,18 @@ def falling_beam(a, scripts, tmp):
 
 
 def double_pendulum(a, scripts, tmp):
-    """flexlib (auto) and Exudyn (5 us, modified Newton) on the double pendulum at each mesh."""
+    """flexlib (auto) and Exudyn (5 us, modified Newton) on the double pendulum at each mesh;
+    with ``--radau`` also flexlib's DOP853 and Radau IIA at each of ``--rtols``."""
     out, last = [], {}
     for n in a.pendulum_elements:
         out.append(dict(_budgeted(last, "flexlib auto", lambda: one_run(
             "double-pendulum", n, "auto", 1e-8, T_END_PENDULUM, tmp), a.budget, n),
             code="flexlib", case="double-pendulum", method="auto", rtol=1e-8))
+        for method, rtol in ([(m, r) for m in ("DOP853", "Radau") for r in a.rtols]
+                             if a.radau else []):
+            out.append(dict(_budgeted(last, f"flexlib {method} {rtol:g}", lambda: one_run(
+                "double-pendulum", n, method, rtol, T_END_PENDULUM, tmp), a.budget, n),
+                code="flexlib", case="double-pendulum", method=method, rtol=rtol))
         if scripts:
             out.append(dict(_budgeted(last, "Exudyn 5e-06 s", lambda: exudyn_run(
                 scripts, "double-pendulum", n, 5e-6, True), a.budget, n),
@@ -274,7 +281,7 @@ def side_by_side(a):
     print_table(f"falling beam, theta0 = {THETA0}, continuous, fe, 0-{T_END} s", beam)
     print_table(f"double pendulum, continuous, fe, 0-{T_END_PENDULUM} s", pendulum)
     print(json.dumps(summary, indent=1))
-    _common.write_json("implicit_fe", dict(
+    _common.write_json(a.name, dict(
         t_end=T_END, t_end_pendulum=T_END_PENDULUM, theta0=THETA0, budget_s=a.budget,
         exudyn="importable" if scripts else "not importable: skipped",
         machine=_common.machine(), falling_beam=beam, double_pendulum=pendulum, **summary))
@@ -331,6 +338,8 @@ def main():
                     help="flexlib's tolerances: DOP853 at the first, auto at each")
     ap.add_argument("--radau", action="store_true",
                     help="also Radau IIA throughout (--integrator Radau) at each tolerance")
+    ap.add_argument("--name", default="implicit_fe",
+                    help="the results file, benchmarks/results/NAME.json (default implicit_fe)")
     ap.add_argument("--budget", type=float, default=120.0,
                     help="skip a setting whose predicted solve exceeds this [s]")
     a = ap.parse_args()
