@@ -24,10 +24,17 @@ coordinates, nq = 3 + N).  Two measures:
   by the constant M2 = int rho S Phi Phi^T.  Below 1 the constant block, factorized once, would
   make a convergent preconditioner (the iterations to 1e-16 are printed); above 1 it would not.
 
+* ``structured`` (``--structured-elements``): one evaluation as ``eval`` with M solved dense
+  (LDL^T) and through its structure (``flexlib.multibody.structured``: each body's elastic block
+  as a band system, the frame coordinates by a small Schur complement), the threshold
+  ``structured.STRUCTURED_MIN_NQ`` moved so that each route runs at every size, for the falling
+  beam and the double pendulum (``--structured-elements`` elements per link; random deflections
+  and rates of every coordinate), with the largest relative difference of the two q''.
+
 Usage (from the repository root; the library on PYTHONPATH is the one measured):
 
     python3 benchmarks/bench_eval.py [--elements 4,8,16,32,64] [--repeat 5] [--json out.json]
-        [--structure-elements 8,16,32]
+        [--structure-elements 8,16,32] [--structured-elements 8,16,32,64]
 
 Prints a table (and writes it as JSON with ``--json``).
 """
@@ -156,6 +163,39 @@ def structure(elements, n_states=60, t_end=0.16):
     return rel, rho, float(w[-1] / w[0])
 
 
+def structured_cost(case, elements, repeat=5, budget=0.2):
+    """(nq, us per evaluation with M solved dense, through its structure, max |q''| difference
+    over max |q''|) for ``case`` (falling-beam, double-pendulum) at one state."""
+    from flexlib.cases import build
+    from flexlib.multibody import structured as st
+    system, _ = build(case, basis="fe", elements=elements)
+    saved = st.STRUCTURED_MIN_NQ
+    try:
+        st.STRUCTURED_MIN_NQ = 10 ** 9
+        S0 = system.arrays()
+        st.STRUCTURED_MIN_NQ = 1
+        S1 = system.arrays()
+    finally:
+        st.STRUCTURED_MIN_NQ = saved
+    nq = S0.nq
+    rng = np.random.default_rng(2)
+    y = system.initial_state()
+    y[:nq] += 0.01 * rng.standard_normal(nq)
+    y[nq:2 * nq] += 0.1 * rng.standard_normal(nq)
+    disc = np.zeros(4 * len(system.contacts))
+    out = []
+    for S in (S0, S1):
+        K.phase_eval_samples(np.zeros(2), np.tile(y, (2, 1)), np.tile(disc, (2, 1)), S)
+        t0 = time.process_time()
+        K.phase_eval_samples(np.zeros(20), np.tile(y, (20, 1)), np.tile(disc, (20, 1)), S)
+        m = int(min(max(budget / max((time.process_time() - t0) / 20, 1e-7), 20), 200_000))
+        ts, Y, D = np.zeros(m), np.tile(y, (m, 1)), np.tile(disc, (m, 1))
+        out.append(1e6 * _median_cpu(lambda: K.phase_eval_samples(ts, Y, D, S), repeat) / m)
+    a0 = K.phase_eval(0.0, y, disc, S0)[0][nq:2 * nq]
+    a1 = K.phase_eval(0.0, y, disc, S1)[0][nq:2 * nq]
+    return nq, out[0], out[1], float(np.abs(a1 - a0).max() / np.abs(a0).max())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--elements", default="4,8,16,32,64")
@@ -165,6 +205,7 @@ def main():
     ap.add_argument("--json", default=None)
     ap.add_argument("--structure-elements", default="")
     ap.add_argument("--structure-states", type=int, default=60)
+    ap.add_argument("--structured-elements", default="")
     a = ap.parse_args()
     print(f"flexlib from {flexlib.__file__}")
     rows = {}
@@ -191,6 +232,17 @@ def main():
         its = f"{np.log(1e-16) / np.log(rho):.0f}" if rho < 1 else "diverges"
         rows.setdefault(ne, {}).update(structure_rel=rel, structure_rho=rho, cond_M2=cond)
         print(f"{ne:8d} {rel:15.2e} {rho:14.3g} {cond:9.2e} {its:>20}", flush=True)
+    if a.structured_elements:
+        print("\none evaluation, M solved dense (LDL^T) and through its structure")
+        print(f"{'case':>16} {'elements':>8} {'nq':>4} {'dense us':>9} {'structured us':>14} "
+              f"{'ratio':>6} {'q dd diff':>9}")
+    for case in ("falling-beam", "double-pendulum") if a.structured_elements else ():
+        for ne in (int(s) for s in a.structured_elements.split(",") if s):
+            nq, d, st_, diff = structured_cost(case, ne, a.repeat)
+            rows.setdefault(f"{case} {ne}", {}).update(nq=nq, dense_us=d, structured_us=st_,
+                                                        qdd_rel_diff=diff)
+            print(f"{case:>16} {ne:8d} {nq:4d} {d:9.1f} {st_:14.1f} {d / st_:6.2f} {diff:9.1e}",
+                  flush=True)
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(rows, fh, indent=1)

@@ -73,7 +73,7 @@ def _loop_phase_eval_into(n, t, y, disc, S, ws, Mw, Xw, dy, out):
 def _loop_mass_forces(n, q, qd, S, ws, M, Q):
     acc = 0.0
     for i in range(n):
-        mass_forces_into(q, qd, S, ws, M, Q)
+        mass_forces_into(q, qd, S, ws, M, Q, True)
         acc += M[0, 0] + Q[0]
     return acc
 

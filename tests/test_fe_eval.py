@@ -94,7 +94,7 @@ def test_static_forces_are_minus_the_gradient_of_the_potential(clamp, elements):
     rng = np.random.default_rng(11)
     q, _ = state(m, rng, scale=0.1)
     par, a = m.kernel_params(0.0), m.kernel_arrays()
-    V = lambda x: sum(potential_energies(x, par, a))
+    V = lambda x: sum(potential_energies(x, par, a, len(x), len(x)))
     h = 1e-6
     grad = np.array([(V(q + h * e) - V(q - h * e)) / (2 * h) for e in np.eye(m.ndof)])
     Q = m.generalized_forces(q, np.zeros(m.ndof), tau_d=0.0)

@@ -146,7 +146,7 @@ def free_body_frequencies(**kw):
     system = System(bodies=(Body("b", beam, FreeJoint()),))
     S = system.arrays()
     M = np.zeros((S.nq, S.nq))
-    mass_forces_into(np.zeros(S.nq), np.zeros(S.nq), S, work_arrays(S)[0], M, np.zeros(S.nq))
+    mass_forces_into(np.zeros(S.nq), np.zeros(S.nq), S, work_arrays(S)[0], M, np.zeros(S.nq), True)
     K = np.zeros_like(M)
     n = system.model("b").n
     K[3:3 + n, 3:3 + n] = system.model("b").mi.K2

@@ -40,7 +40,7 @@ class Evaluator:
     def mass_forces(self, q, qd):
         M = np.zeros((self.nq, self.nq))
         Q = np.zeros(self.nq)
-        mass_forces_into(np.array(q, float), np.array(qd, float), self.S, self.ws, M, Q)
+        mass_forces_into(np.array(q, float), np.array(qd, float), self.S, self.ws, M, Q, True)
         return M, Q
 
     def contact(self, c, q, qd):
@@ -697,3 +697,4 @@ def test_a_pickled_run_reuses_this_processs_compiled_integrators():
     assert back.sim._integrate is integrator.specialize(K)
     times = np.linspace(0.01, 0.29, 7)                  # flight: steps completed on demand
     assert np.array_equal(back.sample(times), r.sample(times))
+

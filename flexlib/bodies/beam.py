@@ -386,7 +386,7 @@ def _element_sweep(q, qd, thd, gx, gy, e, edof, eA, ew, ex, eN, eP, pre, W, M, Q
 
 @hot
 def mass_forces_elem_into(q, qd, par, n, M2, K2, C, edof, estart, etail, eA, ew, ex, eN, eP,
-                          W, M, Q):
+                          W, M, Q, dense, kbw):
     """M(q) and Q(q, q') by the element route: the quadrature route's sums
     (:func:`mass_forces_quad_into`) regrouped for functions of local support, O(K + N^2).
 
@@ -402,8 +402,17 @@ def mass_forces_elem_into(q, qd, par, n, M2, K2, C, edof, estart, etail, eA, ew,
     * the carry's parts of M_theta,B = sum w p_y H B and Q_B = -sum f_x H B are sum_a g_a
       times the suffix sums of w p_y and f_x over the chain's later elements.
 
-    ``W`` (>= 14 x max(N^2, 4)) is work space: W[0, :N] the carry, W[1], W[2] (4 E) g and g',
-    W[3] (2 E) the elements' sums of w p_y and f_x, rows 4-12 the local 4-vectors."""
+    ``W`` (>= 15 x max(N^2, 16 E, 4)) is work space: W[0, :N] the carry, W[1], W[2] (4 E) g and
+    g', W[3] (2 E) the elements' sums of w p_y and f_x, rows 4-12 the local 4-vectors.
+
+    With ``dense`` False the block M_BB is not written (nor is its O(N^2) part computed): it is
+    left as its generators for a structured solve (:mod:`flexlib.multibody.structured`),
+    M_BB = M2 + sum_e [local_e] + sum_e (G_e r_e^T + r_e G_e^T) with G_e = sum of g_a over the
+    chain's elements up to and including e: W[0] (4 E) holds r_e, W[1] g_e and W[14] (16 E) the
+    4 x 4 local blocks T_e g_e g_e^T + L_e - g_e r_e^T - r_e g_e^T (the carry's outer products
+    rewritten with the inclusive sum).  M_theta,theta, M_theta,B and Q are written as with
+    ``dense``.  ``kbw``: the half-bandwidth of K2 and C (their products take only the band: the
+    terms outside it are exact zeros, so the sums are the same bits)."""
     th = q[0]
     thd = qd[0]
     g0, tau = par[P_G0], par[P_TAU]
@@ -416,8 +425,9 @@ def mass_forces_elem_into(q, qd, par, n, M2, K2, C, edof, estart, etail, eA, ew,
         W[0, a] = 0.0
         M[0, 1 + a] = 0.0
         Q[1 + a] = 0.0
-        for b in range(n):
-            M[1 + a, 1 + b] = M2[a, b]
+        if dense:
+            for b in range(n):
+                M[1 + a, 1 + b] = M2[a, b]
     pre = W[13, :3]
     m00 = 0.0
     q0 = 0.0
@@ -426,8 +436,9 @@ def mass_forces_elem_into(q, qd, par, n, M2, K2, C, edof, estart, etail, eA, ew,
             pre[0] = 0.0
             pre[1] = 0.0
             pre[2] = 0.0
-            for a in range(n):
-                W[0, a] = 0.0
+            if dense:
+                for a in range(n):
+                    W[0, a] = 0.0
         dm, dq, ye, fe = _element_sweep(q, qd, thd, gx, gy, e, edof, eA, ew, ex, eN, eP, pre,
                                         W, M, Q)
         m00 += dm
@@ -446,6 +457,9 @@ def mass_forces_elem_into(q, qd, par, n, M2, K2, C, edof, estart, etail, eA, ew,
             M[0, 1 + da] += W[6, a]
             Q[1 + da] += W[7, a]
             r = tail * ga + W[8, a]
+            if not dense:
+                W[0, 4 * e + a] = r
+                continue
             for i in range(n):
                 ci = W[0, i] * r
                 M[1 + i, 1 + da] += ci
@@ -454,9 +468,18 @@ def mass_forces_elem_into(q, qd, par, n, M2, K2, C, edof, estart, etail, eA, ew,
                 db = edof[e, b]
                 if db >= 0:
                     M[1 + da, 1 + db] += tail * ga * W[1, 4 * e + b] + W[9 + a, b]
-        for a in range(4):
-            if edof[e, a] >= 0:
-                W[0, edof[e, a]] += W[1, 4 * e + a]
+        if dense:
+            for a in range(4):
+                if edof[e, a] >= 0:
+                    W[0, edof[e, a]] += W[1, 4 * e + a]
+        else:
+            for a in range(4):
+                ga = W[1, 4 * e + a]
+                ra = W[0, 4 * e + a] if edof[e, a] >= 0 else 0.0
+                for b in range(4):
+                    gb = W[1, 4 * e + b]
+                    rb = W[0, 4 * e + b] if edof[e, b] >= 0 else 0.0
+                    W[14, 16 * e + 4 * a + b] = (tail * ga * gb + W[9 + a, b]) - ga * rb - ra * gb
     ty = 0.0
     tf = 0.0
     for e in range(E - 1, -1, -1):
@@ -475,7 +498,7 @@ def mass_forces_elem_into(q, qd, par, n, M2, K2, C, edof, estart, etail, eA, ew,
     for i in range(n):
         M[1 + i, 0] = M[0, 1 + i]
         acc = 0.0
-        for j in range(n):
+        for j in range(max(0, i - kbw), min(n, i + kbw + 1)):
             acc += K2[i, j] * q[1 + j] + C[i, j] * qd[1 + j]
         Q[1 + i] -= acc
 
@@ -488,7 +511,7 @@ def mass_forces_elem(q, qd, par, arrs):
     Q = np.empty(n + 1)
     mass_forces_elem_into(q, qd, par, n, arrs.M2, arrs.K2, arrs.C, arrs.edof, arrs.estart,
                           arrs.etail, arrs.eA, arrs.ew, arrs.ex, arrs.eN, arrs.eP,
-                          np.empty((14, max(n * n, 4))), M, Q)
+                          np.empty((15, max(n * n, 16 * arrs.edof.shape[0], 4))), M, Q, True, n)
     return M, Q
 
 
@@ -522,9 +545,12 @@ def mass_forces_any(q, qd, par, arrs):
 
 
 @inlined
-def mass_forces_arrs_into(q, qd, par, arrs, W, M, Q):
+def mass_forces_arrs_into(q, qd, par, arrs, W, M, Q, dense, kbw):
     """M(q) and Q(q, q') of the beam with the modal data ``arrs`` (a :class:`KernelArrays`),
-    written into ``M`` and ``Q`` with the work array ``W`` (>= 14 x max(N^2, nd, 4)).  One route
+    written into ``M`` and ``Q`` with the work array ``W`` (>= 15 x max(N^2, 16 E, nd, 4); with
+    ``dense`` False the element route leaves M_BB as its generators in ``W``: see
+    :func:`mass_forces_elem_into`, the other routes ignore it; ``kbw``: the half-bandwidth of
+    K2 and C, or N).  One route
     per basis, each the same sums over the beam (exact to round-off against each other):
 
     * finite elements, root- or centre-clamped, without axial modes: the element route
@@ -539,7 +565,8 @@ def mass_forces_arrs_into(q, qd, par, arrs, W, M, Q):
     n = arrs.Phi_L.shape[0]
     if element_route(arrs):
         mass_forces_elem_into(q, qd, par, n, arrs.M2, arrs.K2, arrs.C, arrs.edof, arrs.estart,
-                              arrs.etail, arrs.eA, arrs.ew, arrs.ex, arrs.eN, arrs.eP, W, M, Q)
+                              arrs.etail, arrs.eA, arrs.ew, arrs.ex, arrs.eN, arrs.eP, W, M, Q,
+                              dense, kbw)
     elif quadrature_route(arrs):
         mass_forces_quad_into(q, qd, par, n, arrs.K2, arrs.C, arrs.xk, arrs.wk, arrs.Phik,
                               arrs.Hk, arrs.Psik, arrs.KA, W, M, Q)
@@ -549,10 +576,20 @@ def mass_forces_arrs_into(q, qd, par, arrs, W, M, Q):
 
 
 @inlined
-def damping_power(y, nd, arrs):
+def damping_power(y, nd, arrs, kbw):
     """B'^T C B' [W], the power the modal damping takes from the beam, with B' read from the
-    state vector ``y`` (q' starts at ``nd``)."""
-    return quad_at(arrs.C, y, nd + 1, arrs.Phi_L.shape[0])
+    state vector ``y`` (q' starts at ``nd``); ``kbw``: C's half-bandwidth or more (the sum is
+    :func:`flexlib.solver.linalg.quad_at`'s, row by row, over the band only: the terms outside it
+    are exact zeros, so the bits are the same)."""
+    n = arrs.Phi_L.shape[0]
+    C = arrs.C
+    acc = 0.0
+    for i in range(n):
+        r = 0.0
+        for j in range(max(0, i - kbw), min(n, i + kbw + 1)):
+            r += C[i, j] * y[nd + 1 + j]
+        acc += y[nd + 1 + i] * r
+    return acc
 
 
 @hot
@@ -638,19 +675,31 @@ def material_points_into(B, C, c, s, xs, phi, H, Psi, P):
         P[j, 1] = s * px + c * py
 
 
+@inlined
+def _quad_band(A, y, off, n, bw):
+    """:func:`flexlib.solver.linalg.quad_flat` (x^T A x, term by term in row-major order) over
+    the band |i - j| <= ``bw`` of A, whose other entries are zero."""
+    acc = 0.0
+    for i in range(n):
+        for j in range(max(0, i - bw), min(n, i + bw + 1)):
+            acc += y[off + i] * A[i, j] * y[off + j]
+    return acc
+
+
 @compiled
-def potential_energies(q, par, arrs):
+def potential_energies(q, par, arrs, kbw, hbw):
     """(V_E, V_A, V_G) at q [J]: the one statement of the potential energies.
 
     V_E = 1/2 B^T K2 B (eq (9)); V_A = 1/2 C^T K_A C (axial modes, 0 without); V_G = -g^T W R
     = g0 (sin theta R_x + cos theta Sbar B) with R_x = Rx0 - 1/2 B^T Hbar B + Psibar C (eqs
     (9)-(10)), referred to the hinge level.  ``par`` gives Rx0 and g0, ``arrs`` (a
-    :class:`KernelArrays`) K2, KA, Hbar, Sbar, Psibar."""
+    :class:`KernelArrays`) K2, KA, Hbar, Sbar, Psibar; ``kbw``, ``hbw`` the half-bandwidths of K2
+    and Hbar, or N (the quadratic forms skip only exact zeros: the same bits)."""
     n = arrs.Phi_L.shape[0]
     na = arrs.Psi_L.shape[0]
-    V_E = 0.5 * quad_flat(arrs.K2, q, 1, n)
+    V_E = 0.5 * _quad_band(arrs.K2, q, 1, n, kbw)
     V_A = 0.0
-    Rx = par[P_RX0] - 0.5 * quad_flat(arrs.Hbar, q, 1, n)
+    Rx = par[P_RX0] - 0.5 * _quad_band(arrs.Hbar, q, 1, n, hbw)
     if na > 0:
         V_A = 0.5 * quad_flat(arrs.KA, q, 1 + n, na)
         Rx = Rx + dot_at(arrs.Psibar, q, 1 + n)
@@ -683,7 +732,7 @@ def sample_kinematics(Y, par, arrs):
         out[0, k], out[1, k] = rotate(c, s, px, py)
         out[2, k], out[3, k] = rotate(c, s, pdx - thd * py, pdy + thd * px)
         out[4, k] = py
-        out[5, k], out[6, k], out[7, k] = potential_energies(q, par, arrs)
+        out[5, k], out[6, k], out[7, k] = potential_energies(q, par, arrs, nd, nd)
     return out
 
 

@@ -31,6 +31,7 @@ from .. import _jit
 from .._jit import inlined
 from ..bodies.beam import mass_forces_arrs_into
 from .floating import frame_rows_into
+from .structured import body_aug_into, factor_body
 
 # joint kinds (the ``bint`` column J_KIND)
 GROUND_HINGE, PARENT_HINGE, FREE_JOINT = 0, 1, 2
@@ -133,8 +134,10 @@ def chain_into(b, ith, Ji, gi, Cs, cs, rows, acc, nq):
 
 @inlined
 def transform_into(q, qd, S, R, Rd, Cs, cs, xi, Ji, gi, rows, acc):
-    """The velocity transformation of every body, parents first: ``Cs[b]`` = C_b (3 + nf, nq),
-    ``cs[b]`` = c_b, and the frame origins ``R``, ``Rd`` (nb, 2)."""
+    """The velocity transformation of every body, parents first: ``Cs[b]`` = C_b's rows of the
+    frame origin R (2, nq) (its other rows, those of the body's own coordinates, are a unit
+    selection, which every product takes implicitly: row 2 + k is column ith + k), ``cs[b]`` = c_b
+    (zero beyond its R rows), and the frame origins ``R``, ``Rd`` (nb, 2)."""
     nq = q.shape[0]
     for b in range(S.bint.shape[0]):
         kind = S.bint[b, J_KIND]
@@ -142,10 +145,9 @@ def transform_into(q, qd, S, R, Rd, Cs, cs, xi, Ji, gi, rows, acc):
         nf = S.bint[b, J_NF]
         for k in range(3 + nf):
             cs[b, k] = 0.0
+        for k in range(2):
             for j in range(nq):
                 Cs[b, k, j] = 0.0
-        for k in range(1 + nf):
-            Cs[b, 2 + k, ith + k] = 1.0
         if kind == GROUND_HINGE:
             R[b, 0] = S.bflt[b, B_OX]
             R[b, 1] = S.bflt[b, B_OY]
@@ -175,9 +177,13 @@ def transform_into(q, qd, S, R, Rd, Cs, cs, xi, Ji, gi, rows, acc):
 
 
 @inlined
-def mass_forces_into(q, qd, S, ws, M, Q):
+def mass_forces_into(q, qd, S, ws, M, Q, dense):
     """The system's M(q) (nq, nq) and Q(q, q') (nq,) without contact forces, by the velocity
-    transformation; ``ws`` is the work tuple of :func:`flexlib.multibody.kernel.work_arrays`."""
+    transformation; ``ws`` is the work tuple of :func:`flexlib.multibody.kernel.work_arrays`.
+    With ``dense`` False (a system solved through its structure, ``S.structured``) M is not
+    written: each body's elastic block is factorized in its banded form
+    (:mod:`flexlib.multibody.structured`; its velocities' quadratic form into ``ws[32]``), and
+    the bodies' frame rows stay in ``ws[9]``."""
     R, Rd, Cs, cs, xi, Ji, gi, rows, acc = (ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6],
                                             ws[7], ws[8])
     Mb, Qb, Wb, MC = ws[9], ws[10], ws[11], ws[12]
@@ -185,8 +191,9 @@ def mass_forces_into(q, qd, S, ws, M, Q):
     transform_into(q, qd, S, R, Rd, Cs, cs, xi, Ji, gi, rows, acc)
     for i in range(nq):
         Q[i] = 0.0
-        for j in range(nq):
-            M[i, j] = 0.0
+        if dense:
+            for j in range(nq):
+                M[i, j] = 0.0
     for b in range(S.bint.shape[0]):
         ith = S.bint[b, J_ITH]
         nf = S.bint[b, J_NF]
@@ -195,9 +202,18 @@ def mass_forces_into(q, qd, S, ws, M, Q):
         nj = ith + 1 + nf
         arrs = S.bodies[b]
         mass_forces_arrs_into(q[ith:nj], qd[ith:nj], S.bpar[b], arrs, Wb, Mb[b, 2:db, 2:db],
-                              Qb[b, 2:db])
+                              Qb[b, 2:db], dense, S.skbw[b])
+        n = S.bint[b, J_N]
+        if not dense and n > 0:
+            kl = S.skl[b]
+            na = S.sna[b]
+            ws[32][b] = body_aug_into(n, arrs.M2, S.smbw[b], arrs.edof, arrs.estart,
+                                      qd[ith + 1:ith + 1 + n], Wb, ws[24][b], S.spos[b],
+                                      S.sypos[b], kl, na)
+            ws[26][b] = 1.0 if factor_body(ws[24][b], na, kl, ws[25][b]) else 0.0
         if S.bint[b, J_KIND] != GROUND_HINGE:
-            frame_rows_into(q[ith:nj], qd[ith:nj], S.bpar[b], arrs, S.bflt[b, B_MASS], Mb[b], Qb[b])
+            frame_rows_into(q[ith:nj], qd[ith:nj], S.bpar[b], arrs, S.bflt[b, B_MASS], Mb[b], Qb[b],
+                            S.shbw[b])
         else:
             # the frame origin's rows: a ground hinge's C_b and c_b are zero there, so they are
             # only multiplied by zeros (zeroed, not computed: the work arrays may hold anything)
@@ -212,11 +228,17 @@ def mass_forces_into(q, qd, S, ws, M, Q):
         # body's own coordinates are a unit selection (row 2 + k: column ith + k) and its R rows
         # 0, 1 are general: the products take only their nonzero terms, in the order of the
         # dense ones (whose other terms are exact zeros), O(db nj) instead of O(db^2 nj)
+        # (c_b is zero beyond its R rows 0, 1: only M_b's R columns multiply it)
         for k in range(db):
-            v = Qb[b, k]
-            for l in range(db):
-                v -= Mb[b, k, l] * cs[b, l]
-            Qb[b, k] = v
+            Qb[b, k] = (Qb[b, k] - Mb[b, k, 0] * cs[b, 0]) - Mb[b, k, 1] * cs[b, 1]
+        for i in range(nj):
+            own = 2 + i - ith
+            v = Cs[b, 0, i] * Qb[b, 0] + Cs[b, 1, i] * Qb[b, 1]
+            if own >= 2:
+                v += Qb[b, own]
+            Q[i] += v
+        if not dense:
+            continue
         for k in range(db):
             for j in range(nj):
                 v = Mb[b, k, 0] * Cs[b, 0, j] + Mb[b, k, 1] * Cs[b, 1, j]
@@ -225,10 +247,6 @@ def mass_forces_into(q, qd, S, ws, M, Q):
                 MC[k, j] = v
         for i in range(nj):
             own = 2 + i - ith
-            v = Cs[b, 0, i] * Qb[b, 0] + Cs[b, 1, i] * Qb[b, 1]
-            if own >= 2:
-                v += Qb[b, own]
-            Q[i] += v
             for j in range(nj):
                 v = Cs[b, 0, i] * MC[0, j] + Cs[b, 1, i] * MC[1, j]
                 if own >= 2:

@@ -22,8 +22,9 @@ from ..bodies.beam import P_G0, P_RX0
 
 
 @inlined
-def frame_rows_into(qb, qdb, par, arrs, m, Mb, Qb):
-    """Write the rows and columns 0, 1 (R) of the body's M_b and Q_b[0:2]; ``qb`` = [theta, B, C]."""
+def frame_rows_into(qb, qdb, par, arrs, m, Mb, Qb, hbw):
+    """Write the rows and columns 0, 1 (R) of the body's M_b and Q_b[0:2]; ``qb`` = [theta, B, C],
+    ``hbw`` the half-bandwidth of Hbar (its products take only the band: the same bits)."""
     n = arrs.Phi_L.shape[0]
     na = arrs.Psi_L.shape[0]
     th = qb[0]
@@ -38,7 +39,7 @@ def frame_rows_into(qb, qdb, par, arrs, m, Mb, Qb):
     for i in range(n):
         hb = 0.0
         hbd = 0.0
-        for j in range(n):
+        for j in range(max(0, i - hbw), min(n, i + hbw + 1)):
             hb += arrs.Hbar[i, j] * qb[1 + j]
             hbd += arrs.Hbar[i, j] * qdb[1 + j]
         spx -= 0.5 * qb[1 + i] * hb

@@ -39,6 +39,7 @@ from .assembly import (B_DRIVE, B_MASS, B_OMEGA, B_RAMP, B_TH0, J_ITH, J_NF, con
                        mass_forces_into)
 from .drives import spin_up
 from .laws import law_at
+from .structured import structured_kinetic, structured_solve_into
 
 NC_MAX = 8                       # contact points per system (the size of the event vector)
 NB_MAX = 4                       # bodies per system (the compiled code's tuple of bodies has this length)
@@ -108,14 +109,34 @@ def work_arrays(S):
     nmax = max(S.nmax, 1)
     nc = max(S.cint.shape[0], 1)
     nr = 2 * nc + nb                 # constraint rows: two per sticking point, one per hinge drive
-    ws = (np.zeros((nb, 2)), np.zeros((nb, 2)), np.zeros((nb, db, nq)), np.zeros((nb, db)),
+    ws = (np.zeros((nb, 2)), np.zeros((nb, 2)), np.zeros((nb, 2, nq)), np.zeros((nb, db)),
           np.zeros(2), np.zeros((2, db)), np.zeros(2), np.zeros((2, nq)), np.zeros(2),
-          np.zeros((nb, db, db)), np.zeros((nb, db)), np.zeros((14, max(nmax * nmax, db))),
+          np.zeros((nb, db, db)), np.zeros((nb, db)),
+          np.zeros((15, max(nmax * nmax, db, 16 * S.sypos.shape[1]))),
           np.zeros((db, nq)), np.zeros((nc, nq)), np.zeros((nc, nq)), np.zeros((nr, nq)),
           np.zeros((nr, nq)), np.zeros((nr, nr + 1)), np.zeros(nr),
           np.zeros(nr, dtype=np.int64), np.zeros(nr, dtype=np.int64), np.zeros(nr),
-          np.zeros(nr, dtype=np.int64), np.zeros(nr, dtype=np.int64))
-    return ws, np.zeros((nq, nq)), np.zeros((nq, 1 + nr + nc))
+          np.zeros(nr, dtype=np.int64), np.zeros(nr, dtype=np.int64)) + _structured_work(S, nr, nc)
+    return ws, np.zeros((nq, nq)) if not S.structured else np.zeros((1, 1)), \
+        np.zeros((nq, 1 + nr + nc))
+
+
+@compiled
+def _structured_work(S, nr, nc):
+    """ws[24:33] for the structured solve (flexlib.multibody.structured): the bodies' band
+    matrices, pivots, factorization flags, a band vector, V, D^-1 V, the small system, its
+    right-hand sides and the elastic parts of 2 T (size 1 when M is solved dense)."""
+    nb = S.bint.shape[0]
+    if S.structured:
+        na = S.sna.max()
+        w = 3 * S.skl.max() + 1
+        nq = S.nq
+        ns = S.fq.shape[0] + 6 * nb
+    else:
+        na, w, nq, ns = 1, 1, 1, 1
+    return (np.zeros((nb, na, w)), np.zeros((nb, na), dtype=np.int64), np.ones(7 * nb), np.zeros(na),
+            np.zeros((nq, 6 * nb)), np.zeros((nq, 6 * nb)), np.zeros((ns, ns)),
+            np.zeros((ns, 1 + nr + nc)), np.zeros(nb))
 
 
 @hot
@@ -215,12 +236,14 @@ def _drive_rows(t, y, S, G, A, r, act, kin, out, m, nq):
 
 
 @inlined
-def _solve_into(m, nq, spd, Mw, Xw, G, A, r, Sm, lam_, perm, act, kin, xcol, out):
+def _solve_into(m, nq, spd, Mw, Xw, G, A, r, Sm, lam_, perm, act, kin, xcol, out, S, ws):
     """q'' into ``Xw[:, 0]`` with the ``m`` constraint rows solved together: X = M^-1 [Q | G^T],
     S lambda = r - A X_Q; the multipliers into the points' outputs (N, F_t, ratio), and the
     Painleve margin of every normal row with friction along it (G != A): S_kk / (A_k M^-1 A_k^T),
     i.e. 1 + c S12/S11 for one point (eq (75)'s denominator over its frictionless value).
-    ``spd``: M is solved by LDL^T (else by Gaussian elimination), see :func:`use_ldlt`."""
+    ``spd``: M is solved by LDL^T (else by Gaussian elimination), see :func:`use_ldlt`; a
+    system with ``S.structured`` is solved through its structure
+    (:func:`flexlib.multibody.structured.structured_solve_into`)."""
     for k in range(m):
         for i in range(nq):
             Xw[i, 1 + k] = G[k, i]
@@ -231,7 +254,11 @@ def _solve_into(m, nq, spd, Mw, Xw, G, A, r, Sm, lam_, perm, act, kin, xcol, out
                 Xw[i, 1 + m + ne] = A[k, i]
             xcol[ne] = k
             ne += 1
-    if spd:
+    if S.structured:
+        structured_solve_into(nq, S.bint.shape[0], S.sith, S.snel, S.spos, S.sna, S.skl, S.fq,
+                              ws[2], ws[9], ws[24], ws[25], ws[26], ws[27], ws[28], ws[29],
+                              ws[30], ws[31], Xw, 1 + m + ne)
+    elif spd:
         ldlt_solve_into(Mw, Xw, 1 + m + ne)
     else:
         solve_into(Mw, Xw, 1 + m + ne)
@@ -285,7 +312,7 @@ def _rates_and_events(y, par, S, WN, WT, dy, out, nq, nc):
     pd = 0.0
     ptau = 0.0
     for b in range(S.bint.shape[0]):
-        pd += damping_power(y, nq + S.bint[b, J_ITH], S.bodies[b])
+        pd += damping_power(y, nq + S.bint[b, J_ITH], S.bodies[b], S.skbw[b])
         ptau += (S.bpar[b, P_TAU] + out[O_DRIVE + b]) * y[nq + S.bint[b, J_ITH]]
     out[O_PD] = pd
     for c in range(nc):
@@ -324,7 +351,8 @@ def _energies_into(q, S, R, out):
     for b in range(S.bint.shape[0]):
         ith = S.bint[b, J_ITH]
         nf = S.bint[b, J_NF]
-        e1, e2, e3 = potential_energies(q[ith:ith + 1 + nf], S.bpar[b], S.bodies[b])
+        e1, e2, e3 = potential_energies(q[ith:ith + 1 + nf], S.bpar[b], S.bodies[b], S.skbw[b],
+                                        S.shbw[b])
         ve += e1 + e2
         vg += e3 + S.bflt[b, B_MASS] * S.bpar[b, P_G0] * R[b, 1]
     out[O_VE] = ve
@@ -341,12 +369,16 @@ def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T
     nc = S.cint.shape[0]
     q = y[:nq]
     qd = y[nq:2 * nq]
-    mass_forces_into(q, qd, S, ws, Mw, dy[nq:2 * nq])      # Q, kept in dy until q'' is known
+    # Q, kept in dy until q'' is known
+    mass_forces_into(q, qd, S, ws, Mw, dy[nq:2 * nq], not S.structured)
     T = 0.0
     if want_T:
-        for i in range(nq):
-            for j in range(nq):
-                T += 0.5 * qd[i] * Mw[i, j] * qd[j]
+        if S.structured:
+            T = structured_kinetic(S.bint.shape[0], S.sith, S.snel, qd, ws[1], ws[9], ws[32])
+        else:
+            for i in range(nq):
+                for j in range(nq):
+                    T += 0.5 * qd[i] * Mw[i, j] * qd[j]
     for i in range(nq):
         Xw[i, 0] = dy[nq + i]
     m = 0                                        # active constraint rows
@@ -374,7 +406,8 @@ def phase_eval_into(t, y, mode, model, mult, par, S, ws, Mw, Xw, dy, out, want_T
             m = _constraint_rows(c, md, m, gap, v_n, v_t, sc, a_n, a_t, z, S.cflt[c], par, S, WN,
                                  WT, G, A, r, act, kin, out, nq)
     m = _drive_rows(t, y, S, G, A, r, act, kin, out, m, nq)
-    _solve_into(m, nq, S.ldlt, Mw, Xw, G, A, r, Sm, ws[21], ws[22], act, kin, ws[23], out)
+    _solve_into(m, nq, S.ldlt, Mw, Xw, G, A, r, Sm, ws[21], ws[22], act, kin, ws[23], out, S,
+                ws)
     for i in range(nq):
         dy[i] = qd[i]
         dy[nq + i] = Xw[i, 0]

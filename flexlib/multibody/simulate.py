@@ -239,7 +239,7 @@ class SystemSimulator:
         M = np.zeros((self.nq, self.nq))
         Q = np.zeros(self.nq)
         q, qd = y[:self.nq].copy(), y[self.nq:2 * self.nq].copy()
-        mass_forces_into(q, qd, self.S, ws, M, Q)
+        mass_forces_into(q, qd, self.S, ws, M, Q, True)
         Wn = np.zeros((self.nc, self.nq))
         Wt = np.zeros((self.nc, self.nq))
         for c in range(self.nc):

@@ -28,6 +28,7 @@ from ..params import BeamParams
 from .assembly import (B_DRIVE, B_MASS, B_OMEGA, B_RAMP, B_TH0, FREE_JOINT, GROUND_HINGE, NBFLT,
                        PARENT_HINGE)
 from .drives import SpinUp
+from . import structured as _st
 from .kernel import (NB_MAX, C_C, C_D, C_DV, C_E, C_K, C_LIM, C_MU_D, C_MU_S, C_N, C_SIGMA0, C_SIGMA1,
                      C_SIGMA2, C_V0, C_V1, C_V_S, CONSTRAINT, CUSTOM, NC_MAX, NCFLT, PENALTY,
                      use_ldlt)
@@ -253,6 +254,18 @@ class SystemArrays(NamedTuple):
     nq: int
     nmax: int
     ldlt: bool           # M solved by LDL^T (flexlib.multibody.kernel.use_ldlt(nq))
+    # the structured solve of M (flexlib.multibody.structured; the arrays have size 1 without it)
+    structured: bool     # M solved through its structure (use_structured)
+    sith: np.ndarray     # (nb,) index of each body's theta in q
+    snel: np.ndarray     # (nb,) its number of elastic coordinates
+    spos: np.ndarray     # (nb, nmax) position of each elastic coordinate in the body's band system
+    sypos: np.ndarray    # (nb, E, 2) positions of each element's two auxiliary unknowns
+    sna: np.ndarray      # (nb,) size of each body's band system
+    skl: np.ndarray      # (nb,) its half-bandwidth
+    smbw: np.ndarray     # (nb,) M2's half-bandwidth
+    fq: np.ndarray       # (nF,) indices of the frame coordinates (theta, a free body's R) in q
+    skbw: np.ndarray     # (nb,) half-bandwidth of each body's K2 and C (N: full)
+    shbw: np.ndarray     # (nb,) half-bandwidth of each body's Hbar
 
 
 @dataclass(frozen=True)
@@ -414,6 +427,7 @@ class System:
         oflt = np.array([[*o.origin, *o.normal] for o in self.obstacles], float).reshape(-1, 4)
         c = np.ascontiguousarray
         arrs = [_kernel_arrays(m) for m in models]
+        st = _structure(arrs, bint, len(names), nmax)
         laddr, lpar = law_table([(k.laws.custom, k.laws.friction_params) for k in self.contacts])
         return SystemArrays(
             # padded to NB_MAX entries, so that every system up to NB_MAX bodies has one type and
@@ -424,7 +438,7 @@ class System:
             laddr=laddr, lpar=lpar,
             oflt=c(oflt if len(oflt) else np.zeros((1, 4))),
             gflt=np.array([self.chi, self.beta], float), nq=len(names), nmax=nmax,
-            ldlt=use_ldlt(len(names)))
+            ldlt=use_ldlt(len(names)), **st)
 
 
 _MODELS: dict = {}
@@ -435,6 +449,43 @@ def _beam_model(beam: BeamParams, clamp: str) -> BeamModel:
     if key not in _MODELS:
         _MODELS[key] = BeamModel(beam, clamp)
     return _MODELS[key]
+
+
+def use_structured(arrs, nq: int) -> bool:
+    """Whether the system's M is solved through its structure (:mod:`flexlib.multibody.structured`):
+    every body with elastic coordinates runs by the element route (finite elements without axial
+    modes) and there are at least ``structured.STRUCTURED_MIN_NQ`` coordinates (read at each call,
+    so that a test can move the threshold)."""
+    return nq >= _st.STRUCTURED_MIN_NQ and all(
+        a.M2.shape[0] == 0 or a.eA.shape[0] > 0 for a in arrs)
+
+
+def _structure(arrs, bint, nq: int, nmax: int) -> dict:
+    """The fields of :class:`SystemArrays` that the structured solve reads."""
+    nb = len(arrs)
+    on = use_structured(arrs, nq)
+    ith = np.ascontiguousarray(bint[:, 3])
+    nel = np.ascontiguousarray(bint[:, 6])
+    emax = max(max(a.edof.shape[0] for a in arrs), 1) if on else 1
+    pos = np.zeros((nb, max(nmax, 1) if on else 1), dtype=np.int64)
+    ypos = np.zeros((nb, emax, 2), dtype=np.int64)
+    na = np.zeros(nb, dtype=np.int64)
+    kl = np.ones(nb, dtype=np.int64)
+    mbw = np.zeros(nb, dtype=np.int64)
+    if on:
+        for b, a in enumerate(arrs):
+            if a.M2.shape[0] == 0:
+                continue
+            p, yp, na[b], kl[b], mbw[b] = _st.aug_layout(a.edof, a.estart, a.M2)
+            pos[b, :len(p)] = p
+            ypos[b, :len(yp)] = yp
+    frame = [i for i in range(nq)
+             if not any(ith[b] < i <= ith[b] + nel[b] for b in range(nb))]
+    return dict(structured=on, sith=ith, snel=nel, spos=pos, sypos=ypos, sna=na, skl=kl, smbw=mbw,
+                fq=np.array(frame, dtype=np.int64),
+                skbw=np.array([max(_half_bandwidth(a.K2), _half_bandwidth(a.C)) for a in arrs],
+                              dtype=np.int64),
+                shbw=np.array([_half_bandwidth(a.Hbar) for a in arrs], dtype=np.int64))
 
 
 def _kernel_arrays(m: BeamModel) -> KernelArrays:

@@ -1,7 +1,8 @@
 """Dense linear algebra for the compiled physics, written as loops that allocate nothing.
 
 Gaussian elimination with partial pivoting in place (:func:`solve_into`; :func:`solve` is the
-allocating form), the square-root-free Cholesky solve in place for symmetric positive definite
+allocating form), its banded form for matrices whose entries lie within a band
+(:func:`band_lu_factor`, :func:`band_lu_solve`: O(n kl^2) instead of O(n^3)), the square-root-free Cholesky solve in place for symmetric positive definite
 systems (:func:`ldlt_solve_into`), a rank-revealing solve of the constraint rows
 (:func:`solve_rank_into`), and dot products and quadratic forms over a slice of the state vector
 (:func:`dot_at`, :func:`mv_at`, :func:`quad_at`, :func:`quad_flat`) without making the slice.
@@ -17,7 +18,7 @@ import math
 from .. import _jit
 from .._jit import compiled, hot
 
-__all__ = ["solve_into", "ldlt_solve_into", "solve_rank_into", "solve", "dot_at", "mv_at", "quad_at",
+__all__ = ["solve_into", "band_lu_factor", "band_lu_solve", "ldlt_solve_into", "solve_rank_into", "solve", "dot_at", "mv_at", "quad_at",
            "quad_flat"]
 
 
@@ -55,6 +56,62 @@ def solve_into(M, X, m):
             for i in range(k + 1, n):
                 v -= M[k, i] * X[i, j]
             X[k, j] = v / M[k, k]
+
+
+@hot
+def band_lu_factor(AB, n, kl, piv):
+    """LU factorization with partial pivoting, in place, of the n x n matrix A whose entries lie
+    within kl diagonals of the main one (|i - j| <= kl), stored by rows: A[i, j] at
+    ``AB[i, j - i + kl]`` (``AB``: n x >= 3 kl + 1; the columns beyond 2 kl must be zero: the
+    row interchanges fill up to 2 kl diagonals above the main one).  On return ``AB`` holds U
+    (rows k, columns k..k + 2 kl) and the multipliers of step k in column k of the rows below it
+    (not interchanged afterwards: :func:`band_lu_solve` applies the interchanges step by step,
+    as LAPACK's ``gbtrf``/``gbtrs``), ``piv[k]`` the row interchanged with row k.  O(n kl^2).
+    Returns False for a zero (or NaN) pivot."""
+    w = 2 * kl
+    for k in range(n):
+        p = k
+        big = abs(AB[k, kl])
+        for i in range(k + 1, min(n, k + kl + 1)):
+            v = abs(AB[i, k - i + kl])
+            if v > big:
+                p = i
+                big = v
+        piv[k] = p
+        if big == 0.0 or big != big:
+            return False
+        if p != k:
+            for j in range(k, min(n, k + w + 1)):
+                a = AB[k, j - k + kl]
+                AB[k, j - k + kl] = AB[p, j - p + kl]
+                AB[p, j - p + kl] = a
+        inv = 1.0 / AB[k, kl]
+        for i in range(k + 1, min(n, k + kl + 1)):
+            f = AB[i, k - i + kl] * inv
+            AB[i, k - i + kl] = f
+            if f != 0.0:
+                for j in range(k + 1, min(n, k + w + 1)):
+                    AB[i, j - i + kl] -= f * AB[k, j - k + kl]
+    return True
+
+
+@hot
+def band_lu_solve(AB, n, kl, piv, x):
+    """x := A^-1 x for the factorization of :func:`band_lu_factor`."""
+    for k in range(n):
+        p = piv[k]
+        if p != k:
+            a = x[k]
+            x[k] = x[p]
+            x[p] = a
+        xk = x[k]
+        for i in range(k + 1, min(n, k + kl + 1)):
+            x[i] -= AB[i, k - i + kl] * xk
+    for k in range(n - 1, -1, -1):
+        v = x[k]
+        for j in range(k + 1, min(n, k + 2 * kl + 1)):
+            v -= AB[k, j - k + kl] * x[j]
+        x[k] = v / AB[k, kl]
 
 
 @hot
