@@ -698,3 +698,30 @@ def test_a_pickled_run_reuses_this_processs_compiled_integrators():
     times = np.linspace(0.01, 0.29, 7)                  # flight: steps completed on demand
     assert np.array_equal(back.sample(times), r.sample(times))
 
+
+def test_a_free_point_that_reaches_its_floor_while_leaving_does_not_land():
+    """A free constraint point whose gap event fires while it moves away from its obstacle
+    (v_n > VN_TOL: a graze, or an interpolated velocity ahead of the interpolated position; met
+    by the tilted falling beam with 32 elements under Radau) takes no impact and stays free,
+    re-armed at its present gap: no mode is left without candidates."""
+    from flexlib.multibody.simulate import RunLog, SystemSimulator as Sim, VN_TOL
+    system, solver = build("falling-beam", "hybrid_coulomb", theta0=0.1)
+    sim = Sim(system, 0.2, solver)
+    nq = sim.nq
+    y = system.initial_state()
+    y[1] = -1e-11                 # R_y: end P1 (x = 0) just below its obstacle ...
+    y[nq + 1] = 100 * VN_TOL      # ... and leaving it
+    y[nq + 2] = 0.0
+    disc = np.zeros(4 * sim.nc)
+    sim.armed = np.zeros(sim.nc, dtype=bool)
+    sim.last_sep = np.full(sim.nc, 0.1)
+    sim.floor = np.array([-1e-11, math.nan])
+    _, out = sim.evaluate(0.15, y, disc)
+    v = sim.contact_values(out, 0)
+    assert v["gap"] == pytest.approx(-1e-11, abs=1e-15) and v["v_n"] > VN_TOL
+    sim._watched = sim._events(0.15, out, disc)[:3]          # as the phase ending here had
+    log = RunLog()
+    y2, d2 = sim._handle(0.15, y, disc, 1 << (K.NEK * 0 + K.EV_GAP), log, 0.0)
+    assert int(d2[K.D_MODE]) == K.FREE and not log.jumps
+    np.testing.assert_array_equal(y2[:2 * nq], y[:2 * nq])
+    assert sim.last_sep[0] == 0.15 and math.isnan(sim.floor[0])

@@ -604,6 +604,12 @@ class SystemSimulator:
             for c in onset:
                 if c not in cands or K.EV_GAP in fired.get(c, ()):
                     cands[c] = self._onset_candidates(c, out)
+            for c, kinds in fired.items():
+                # a free point that reaches its floor while it leaves (v_n > VN_TOL: a graze,
+                # or the interpolant's velocity ahead of its position) does not land: it stays
+                # free and is re-armed at its present gap
+                if K.EV_GAP in kinds and c not in cands:
+                    cands[c] = [(FREE, 0.0, "forced")]
         try:
             try:
                 disc = self._choose(t, y, disc, log, cands)
