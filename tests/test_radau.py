@@ -154,3 +154,48 @@ def test_a_collapsing_step_ends_with_a_named_failure():
     assert "collapsed" in sol.message
     assert integrator.COLLAPSE_WINDOW <= sol.n_steps < 2 * integrator.COLLAPSE_WINDOW
     assert sol.t[-1] < integrator.COLLAPSE_WINDOW * integrator.COLLAPSE_STEP
+
+
+def _column_lu(M, piv):
+    """LU with partial pivoting column by column (written here, the textbook order)."""
+    n = M.shape[0]
+    for k in range(n):
+        p = k
+        for i in range(k + 1, n):
+            if abs(M[i, k]) > abs(M[p, k]):
+                p = i
+        piv[k] = p
+        for j in range(n):
+            M[k, j], M[p, j] = M[p, j], M[k, j]
+        for i in range(k + 1, n):
+            f = M[i, k] * (1.0 / M[k, k])
+            M[i, k] = f
+            if f != 0.0:
+                for j in range(k + 1, n):
+                    M[i, j] -= f * M[k, j]
+
+
+if radau.COMPILED:          # the same complex arithmetic as the compiled code under test
+    import numba
+    _column_lu = numba.njit(_column_lu)
+
+
+@pytest.mark.parametrize("n", [1, 3, 4, 5, 8, 9, 35])
+@pytest.mark.parametrize("dtype", [float, complex])
+def test_lu_by_panels_is_the_column_by_column_lu_to_the_bit(n, dtype):
+    rng = np.random.default_rng(n)
+    A = rng.normal(size=(n, n)) + (1j * rng.normal(size=(n, n)) if dtype is complex else 0.0)
+    A = A.astype(dtype)
+    A[0] *= 1e-3                                   # forces interchanges
+    if n > 2:
+        A[n // 2, 0] = 0.0                         # and a zero multiplier
+    M1, M2 = A.copy(), A.copy()
+    p1, p2 = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    _column_lu(M1, p1)
+    assert radau._lu_factor(M2, p2)
+    np.testing.assert_array_equal(p2, p1)
+    np.testing.assert_array_equal(M2, M1)
+    b = rng.normal(size=n).astype(dtype)
+    x = b.copy()
+    radau._lu_solve(M2, p2, x)
+    np.testing.assert_allclose(A @ x, b, rtol=0, atol=1e-10 * np.abs(b).max())
