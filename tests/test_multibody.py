@@ -725,3 +725,22 @@ def test_a_free_point_that_reaches_its_floor_while_leaving_does_not_land():
     assert int(d2[K.D_MODE]) == K.FREE and not log.jumps
     np.testing.assert_array_equal(y2[:2 * nq], y[:2 * nq])
     assert sim.last_sep[0] == 0.15 and math.isnan(sim.floor[0])
+
+
+def test_a_rule_that_finds_no_way_on_ends_with_a_named_stop(monkeypatch):
+    """An exception inside the event rules (here forced into the mode selection) ends the run
+    with a SystemSimulationError that names the time, the events, the contact modes and the
+    points, and carries the partial result, not with a traceback or a "bad input" error."""
+    from flexlib.multibody.simulate import SystemSimulationError, SystemSimulator as Sim
+
+    def broken(self, *args, **kw):
+        raise ValueError("no candidate")
+    monkeypatch.setattr(Sim, "_choose", broken)
+    system, solver = build("falling-beam", "hybrid_coulomb", theta0=0.1)
+    with pytest.raises(SystemSimulationError) as err:
+        Sim(system, 0.3, solver).run()
+    msg = str(err.value)
+    assert "no way on at t = 0.14" in msg and "gap at 'P1'" in msg and "no candidate" in msg
+    assert err.value.points == ["P1"] and err.value.modes == {"P1": "FREE", "P2": "FREE"}
+    res = err.value.result
+    assert res is not None and not res.success and res.t_end == pytest.approx(err.value.t)

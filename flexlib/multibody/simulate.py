@@ -442,8 +442,24 @@ class SystemSimulator:
                                   f"t_cluster = {self.solver.t_cluster:g} s to each other): "
                                   f"{self._chatter_cause()}", t, disc, list(range(self.nc)), log,
                                   wall0)
-            y, disc = self._handle(t, y, disc, sol.event_mask, log, wall0)
+            try:
+                y, disc = self._handle(t, y, disc, sol.event_mask, log, wall0)
+            except SystemSimulationError:
+                raise
+            except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
+                # a rule that finds no way on (a defect, or a state no rule foresaw): a named
+                # stop with the partial result, not a traceback or a "bad input" exit
+                pts = sorted({i // K.NEK for i in range(K.NEV) if (sol.event_mask >> i) & 1})
+                raise self._error(f"the contact rules found no way on at t = {t:.9g} s after the "
+                                  f"events {self._event_names(sol.event_mask)}: "
+                                  f"{type(exc).__name__}: {exc}", t, disc, pts, log,
+                                  wall0) from exc
         return SystemResult(self, log, time.perf_counter() - wall0, audit=audit)
+
+    def _event_names(self, mask) -> list:
+        """The events of ``mask`` as 'kind at point' strings."""
+        return [f"{K.EVENT_KINDS[i % K.NEK]} at {self.names[i // K.NEK]!r}"
+                for i in range(K.NEV) if (mask >> i) & 1]
 
     def _failure_cause(self, t, y, disc) -> str:
         """The likely reason the integrator could not go on at (t, y): a stiff penalty contact, a
