@@ -34,7 +34,7 @@ COMPILED_MODULES = ("bodies/beam", "contact/slope",
                     "solver/linalg", "contact/friction", "contact/penalty",
                     "layout", "models", "_jit", "multibody/assembly",
                     "multibody/floating", "multibody/kernel", "multibody/laws",
-                    "multibody/drives", "multibody/structured")
+                    "multibody/drives", "multibody/structured", "multibody/newton")
 
 
 def _source_stamp() -> str:

@@ -79,6 +79,7 @@ RANGES: dict[str, tuple] = {
     "event_cap": (10, 10_000_000, True, True, "int", "-"),
     "max_steps_phase": (100, 100_000_000, True, True, "int", "-"),
     "multiplier_mode": (None, None, True, True, ("coupled",), "-"),
+    "jacobian": (None, None, True, True, ("structured", "differences"), "-"),
     "dense_dt": (0.0, 1e-5, False, True, "float", "s"),
     "interior_points": (50, 10_000, True, True, "int", "-"),
 }
@@ -161,6 +162,11 @@ DESCRIPTIONS: dict[str, str] = {
     "max_steps_phase": "integrator step budget of one phase between two events",
     "multiplier_mode": "contact multipliers: 'coupled' solves the normal and tangential rows of "
                        "every contact point together (the only choice)",
+    "jacobian": "Radau's Newton matrix: 'structured' builds it from the bodies' mass, damping "
+                "and stiffness and the contacts' force slopes, factorized through the mass "
+                "matrix's structure (finite-element bodies from 60 coordinates on, penalty "
+                "contacts without friction or with modified Coulomb friction), elsewhere by "
+                "differences; 'differences' always by forward differences of the right-hand side",
     "dense_dt": "sampling step of the plotted and exported histories in contact phases",
     "interior_points": "points along the beam checked for contact with the slope away from the tip",
 }
@@ -467,7 +473,9 @@ class SolverSettings(_Validated):
     integrator (its dense output costs ~1-2 kB per step, so the default 10^6 bounds a phase at
     ~1-2 GB; a legitimate phase of the paper's cases takes < 10^4 steps, a very stiff LuGre
     bristle equation with mu_d -> 0 many more).  ``multiplier_mode`` is ``"coupled"``: the
-    multipliers of all constraint rows are solved together (docs/model.md 8.4).
+    multipliers of all constraint rows are solved together (docs/model.md 8.4).  ``jacobian``
+    is Radau's Newton matrix (:mod:`flexlib.multibody.newton`: ``"structured"`` where the system
+    allows it, else ``"differences"``).
     """
     rtol: float = 1e-8
     atol: float = 1e-10
@@ -479,6 +487,7 @@ class SolverSettings(_Validated):
     event_cap: int = 10_000
     max_steps_phase: int = 1_000_000
     multiplier_mode: str = "coupled"
+    jacobian: str = "structured"
     dense_dt: float = 1e-5
     interior_points: int = 50
 

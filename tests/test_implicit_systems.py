@@ -131,7 +131,7 @@ def test_a_failing_implicit_phase_stops_the_run_by_name_with_the_partial_result(
         calls.append(res[2][-1])
         return res if len(calls) < 2 else (-1, getattr(integrator, code)) + tuple(res[2:])
 
-    monkeypatch.setattr(engine.radau, "specialize", lambda kern: failing)
+    monkeypatch.setattr(engine.radau, "specialize", lambda kern, **kw: failing)
     with pytest.raises(engine.SystemSimulationError) as exc:
         simulate("falling-beam", "continuous", 0.16, basis="fe", elements=4, theta0=0.1,
                  method="Radau")

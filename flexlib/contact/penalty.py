@@ -94,6 +94,27 @@ def normal_force(gap, v_n, K, n, D, C, v_in):
     return (raw if raw > 0.0 else 0.0), raw
 
 
+@hot
+def normal_force_slopes(gap, v_n, K, n, D, C, v_in):
+    """The slopes (dN/d gap, dN/d v_n) of :func:`normal_force`'s N [N/m, N s/m]: zero where N is
+    clipped at 0 (an implicit integrator's Newton matrix, :mod:`flexlib.multibody.newton`)."""
+    delta = -gap if gap < 0.0 else 0.0
+    rate = -v_n
+    raw = K * delta ** n
+    g = K * n * delta ** (n - 1.0) if delta > 0.0 else 0.0
+    v = 0.0
+    if D != 0.0:
+        g = g * (1.0 + D * rate / v_in)
+        v = raw * D / v_in
+        raw = raw * (1.0 + D * rate / v_in)
+    if C != 0.0:
+        raw = raw + C * rate
+        v = v + C
+    if not raw > 0.0:
+        return 0.0, 0.0
+    return -g, -v
+
+
 def stored_energy(gap, K, n):
     """Elastic energy of the penetration, K delta^(n+1) / (n + 1) [J] (works on arrays)."""
     import numpy as np

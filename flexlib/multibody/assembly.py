@@ -177,6 +177,22 @@ def transform_into(q, qd, S, R, Rd, Cs, cs, xi, Ji, gi, rows, acc):
 
 
 @inlined
+def body_terms_into(b, q, qd, S, ws, dense):
+    """Body ``b``'s own M_b and Q_b (its own coordinates' rows and columns, into ``ws[9]``,
+    ``ws[10]``; with ``dense`` False the element route's generators of its elastic block into
+    ``ws[11]``); returns (index of its theta in q, its elastic and axial coordinates, the size
+    of M_b, the end of its coordinates in q)."""
+    ith = S.bint[b, J_ITH]
+    nf = S.bint[b, J_NF]
+    db = 3 + nf
+    # C_b is zero beyond the body's own coordinates (parents come first in q)
+    nj = ith + 1 + nf
+    mass_forces_arrs_into(q[ith:nj], qd[ith:nj], S.bpar[b], S.bodies[b], ws[11],
+                          ws[9][b, 2:db, 2:db], ws[10][b, 2:db], dense, S.skbw[b])
+    return ith, nf, db, nj
+
+
+@inlined
 def mass_forces_into(q, qd, S, ws, M, Q, dense):
     """The system's M(q) (nq, nq) and Q(q, q') (nq,) without contact forces, by the velocity
     transformation; ``ws`` is the work tuple of :func:`flexlib.multibody.kernel.work_arrays`.
@@ -195,14 +211,8 @@ def mass_forces_into(q, qd, S, ws, M, Q, dense):
             for j in range(nq):
                 M[i, j] = 0.0
     for b in range(S.bint.shape[0]):
-        ith = S.bint[b, J_ITH]
-        nf = S.bint[b, J_NF]
-        db = 3 + nf
-        # C_b is zero beyond the body's own coordinates (parents come first in q)
-        nj = ith + 1 + nf
+        ith, nf, db, nj = body_terms_into(b, q, qd, S, ws, dense)
         arrs = S.bodies[b]
-        mass_forces_arrs_into(q[ith:nj], qd[ith:nj], S.bpar[b], arrs, Wb, Mb[b, 2:db, 2:db],
-                              Qb[b, 2:db], dense, S.skbw[b])
         n = S.bint[b, J_N]
         if not dense and n > 0:
             kl = S.skl[b]

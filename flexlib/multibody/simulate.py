@@ -34,6 +34,7 @@ from ..contact.friction import stribeck_level
 from ..contact.lcp import InconsistentContacts, newton_impact, select_modes
 from ..params import SolverSettings, check_run
 from . import kernel as K
+from . import newton as N
 from .kernel import CONSTRAINT, CONTACT, FREE, SLIP, STICK
 from .system import FreeJoint, System
 
@@ -194,7 +195,8 @@ class SystemSimulator:
         self.method = integrator_for(system, self.solver)
         self._integrate = integrator.specialize(K)
         self._audit = True            # whether a run's result audits its energy (run(audit=))
-        self._implicit = radau.specialize(K) if self.method in ("Radau", AUTO_STIFF) else None
+        self._implicit = radau.specialize(K, newton=self._newton()) \
+            if self.method in ("Radau", AUTO_STIFF) else None
         self._free = free_bodies(system)
         _, offs = system.coordinates()
         self._rates = np.array([self.nq + ith + k for _, ith, nf in offs for k in range(nf + 1)],
@@ -218,7 +220,7 @@ class SystemSimulator:
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._integrate = integrator.specialize(K)
-        self._implicit = radau.specialize(K) if state["_implicit"] else None
+        self._implicit = radau.specialize(K, newton=self._newton()) if state["_implicit"] else None
 
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, t, y, disc):
@@ -356,6 +358,10 @@ class SystemSimulator:
         return (self._free and not self.closed(disc)
                 and bool(np.all(np.abs(y[self._elastic]) <= atol))
                 and bool(np.all(np.abs(y[self._rates]) <= atol)))
+
+    def _newton(self):
+        """The module of Radau's structured Newton matrix, or None (``jacobian="differences"``)."""
+        return N if getattr(self.solver, "jacobian", "structured") == "structured" else None
 
     def phase_method(self, y, disc) -> str:
         """The integrator of the phase from (t, y) in ``disc``: the run's, and for

@@ -44,7 +44,7 @@ import numpy as np
 
 from .. import _jit
 from .._jit import hot
-from ..solver.linalg import band_lu_factor, band_lu_solve, solve_into
+from ..solver.linalg import band_lu_factor, band_lu_solve, lu_solve, solve_into
 
 # The smallest number of coordinates whose mass matrix is solved by its structure (when every
 # elastic body runs by the element route).  One evaluation of the right-hand side, dense LDL^T
@@ -182,23 +182,17 @@ def _d_solve_col(src, sc, dst, dc, nb, ith, nel, pos, na, kl, AB, piv, va):
 
 
 @hot
-def structured_solve_into(nq, nb, ith, nel, pos, na, kl, fq, Cs, Mb, AB, piv, fok, va, V, Zc,
-                          Sm, Xs, X, m):
-    """The first ``m`` columns of ``X`` (nq x >= m) := M^-1 X by the structure (module
-    docstring), with the bodies' augmented matrices already factorized (``fok[b]`` 0: a failed
-    factorization, which gives NaN as the dense solve does; ``fok[nb + c]`` is set to whether
-    column c of V has elastic entries).  ``ith[b]``: index of body b's theta
-    in q (its ``nel[b]`` elastic coordinates follow), ``fq``: the frame coordinates' indices,
-    ``Cs``, ``Mb``: the velocity transformation and the bodies' M_b (frame rows and columns)."""
+def schur_into(nq, nb, ith, nel, pos, na, kl, fq, Cs, Mb, AB, piv, fok, va, V, Zc, Sm):
+    """The frame columns V (nq x 6 nb) of the system, Zc = D^-1 V_E and the small system's
+    matrix ``Sm`` (module docstring) from the bodies' factorized augmented matrices ``AB``,
+    ``piv``; ``fok[nb + c]`` is set to whether column c of V has elastic entries.  ``ith[b]``:
+    index of body b's theta in q (its ``nel[b]`` elastic coordinates follow), ``fq``: the frame
+    coordinates' indices, ``Cs``, ``Mb``: the velocity transformation and the bodies' M_b (frame
+    rows and columns).  ``AB``, ``Zc``, ``Sm`` may be complex (a Newton matrix,
+    :mod:`flexlib.multibody.newton`)."""
     nv = 6 * nb
     nF = fq.shape[0]
     ns = nF + nv
-    for b in range(nb):
-        if fok[b] == 0.0:
-            for i in range(nq):
-                for j in range(m):
-                    X[i, j] = math.nan
-            return
     for i in range(nq):
         for c in range(nv):
             V[i, c] = 0.0
@@ -242,6 +236,16 @@ def structured_solve_into(nq, nb, ith, nel, pos, na, kl, fq, Cs, Mb, AB, piv, fo
             Sm[o + 3 + k, o + k] -= 1.0
             for l in range(3):
                 Sm[o + 3 + k, o + 3 + l] += Mb[b, k, l]
+
+
+@hot
+def schur_solve_into(nq, nb, ith, nel, pos, na, kl, fq, AB, piv, fok, va, V, Zc, Sm, spiv, Xs,
+                     X, m):
+    """The first ``m`` columns of ``X`` := M^-1 X with :func:`schur_into` done: the small
+    system solved by elimination (``Sm`` destroyed) or, with ``spiv[0] >= 0``, by the LU
+    factors of :func:`flexlib.solver.linalg.lu_factor` in ``Sm``, ``spiv``."""
+    nv = 6 * nb
+    nF = fq.shape[0]
     for j in range(m):
         _d_solve_col(X, j, X, j, nb, ith, nel, pos, na, kl, AB, piv, va)
         for f in range(nF):
@@ -253,7 +257,11 @@ def structured_solve_into(nq, nb, ith, nel, pos, na, kl, fq, Cs, Mb, AB, piv, fo
                     for i in range(ith[b] + 1, ith[b] + 1 + nel[b]):
                         s += V[i, c] * X[i, j]
             Xs[nF + c, j] = -s
-    solve_into(Sm, Xs, m)
+    if spiv[0] >= 0:
+        for j in range(m):
+            lu_solve(Sm, spiv, Xs[:, j])
+    else:
+        solve_into(Sm, Xs, m)
     for j in range(m):
         for f in range(nF):
             X[fq[f], j] = Xs[f, j]
@@ -264,6 +272,27 @@ def structured_solve_into(nq, nb, ith, nel, pos, na, kl, fq, Cs, Mb, AB, piv, fo
                     if fok[nb + c] != 0.0:
                         v -= Zc[i, c] * Xs[nF + c, j]
                 X[i, j] = v
+
+
+@hot
+def structured_solve_into(nq, nb, ith, nel, pos, na, kl, fq, Cs, Mb, AB, piv, fok, va, V, Zc,
+                          Sm, Xs, X, m):
+    """The first ``m`` columns of ``X`` (nq x >= m) := M^-1 X by the structure (module
+    docstring), with the bodies' augmented matrices already factorized (``fok[b]`` 0: a failed
+    factorization, which gives NaN as the dense solve does); the arguments are those of
+    :func:`schur_into` and :func:`schur_solve_into`."""
+    for b in range(nb):
+        if fok[b] == 0.0:
+            for i in range(nq):
+                for j in range(m):
+                    X[i, j] = math.nan
+            return
+    schur_into(nq, nb, ith, nel, pos, na, kl, fq, Cs, Mb, AB, piv, fok, va, V, Zc, Sm)
+    schur_solve_into(nq, nb, ith, nel, pos, na, kl, fq, AB, piv, fok, va, V, Zc, Sm, _NO_PIV, Xs,
+                     X, m)
+
+
+_NO_PIV = -np.ones(1, dtype=np.int64)      # schur_solve_into: the small system not factorized
 
 
 @hot

@@ -775,13 +775,15 @@ def specialize(kern):
 SHARED = ("_rhs", "_event_at", "_brentq", "_confirm_interior", "_locate_events", "_stop_at_event")
 
 
-def compile_around(kern, base, names, inlined, hot, stamp_file, cache=True):
+def compile_around(kern, base, names, inlined, hot, stamp_file, cache=True, tag=""):
     """A namespace: ``base`` (a module's globals) with the right-hand side ``kern`` bound to
     ``_phase_eval_into`` (and, inlined into its callers, ``_phase_eval_inline``), ``_work_arrays``,
     ``_event_values_into``, ``_NOUT``, ``_NEV`` and fresh
     copies of the functions ``names`` that see it (compiled when numba is on: those in
     ``inlined`` inlined into their callers, the others cached on disk unless ``cache`` is
-    False, without reference counting if in ``hot``)."""
+    False, without reference counting if in ``hot``).  ``tag`` is appended to the compiled
+    functions' qualified names: numba keys its disk cache on the name and the argument types, so
+    two variants of one right-hand side need two tags."""
     g = dict(base)
     pe = kern.phase_eval_into
     g.update(_phase_eval_into=pe, _phase_eval_inline=pe, _work_arrays=kern.work_arrays,
@@ -793,6 +795,8 @@ def compile_around(kern, base, names, inlined, hot, stamp_file, cache=True):
         f = g[name]
         py = getattr(f, "py_func", f)
         new = types.FunctionType(py.__code__, g, name, py.__defaults__, py.__closure__)
+        if tag:
+            new.__qualname__ = py.__qualname__ + tag
         if COMPILED:
             if name in inlined:
                 new = _nb.njit(inline="always")(new)

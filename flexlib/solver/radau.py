@@ -37,6 +37,14 @@ of size n2 + nz instead of 2 n2 + 3 nz + 2: with nz small the two LU factorizati
 8 times less, and the elimination is exact (same iterates as the full system up to round-off).
 With n2 = 0 and nz = n (a general first-order system) it is the full system.
 
+**A structured Newton matrix.**  A right-hand side may bring its own Newton matrix
+(:func:`specialize`'s ``newton``; :mod:`flexlib.multibody.newton` for the systems of elastic
+bodies): then, in the phases where it says it applies, the "Jacobian" is what that matrix needs
+of the state (one evaluation instead of 2 n2 + nz), and the two factorizations and the solves
+are its own (for the finite-element bodies banded, O(n) instead of O(n^3) and O(n^2)).  Only
+the Newton iteration's convergence and the error estimate's filter depend on it: the collocation
+equations and the step control are the same.
+
 Events and dense output are those of the DOP853 path: the collocation polynomial (a cubic
 through y at t and the three stage states) is stored in the integrator's 7-row format (F[0..2],
 F[3:] = 0), so :func:`~flexlib.solver.integrator.dense_point`, ``dense_eval`` and
@@ -54,12 +62,15 @@ numba (``FLEXLIB_NO_NUMBA=1``) the same code runs as plain Python: correct, but 
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from . import integrator as _ig
 from .integrator import (COLLAPSE_STEP, COLLAPSE_WINDOW, COMPILED, EVENT, MAX_STEPS, NEWTON_FAILURE,
                          NON_FINITE, OK, STEP_COLLAPSE, TOO_SMALL_STEP, _active_events, _grow, _put,
                          dense_point)
+from .linalg import lu_factor as _lu_factor, lu_solve as _lu_solve
 
 __all__ = ["specialize", "C", "NEWTON_MAXITER"]
 
@@ -94,73 +105,6 @@ N_RHS, N_JAC, N_LU, N_REJ = 0, 1, 2, 3
 
 
 # ---------------------------------------------------------------- linear algebra (kernel-free)
-def _lu_factor(M, piv):
-    """LU factorization with partial pivoting of the square ``M`` in place (real or complex);
-    False for a zero pivot.
-
-    By panels of 4 columns: each panel is eliminated column by column (pivot search, full-row
-    interchange, multipliers, the panel's own columns), then the panel's rows right of it from
-    the rows above them, then every row below from the panel's 4 multipliers in one pass (one
-    sweep over the trailing matrix per panel instead of per column: about 2x faster for real and
-    1.3x for complex matrices of 67-258 rows).  Every entry receives the same subtractions in the
-    same order as in the column-by-column elimination (a row interchanged before the panel's
-    updates reach its right part carries its multipliers along), so the factors are the same
-    bits (a zero multiplier subtracts an exact zero, which the column-by-column form skipped)."""
-    n = M.shape[0]
-    for k0 in range(0, n, 4):
-        k1 = min(k0 + 4, n)
-        for k in range(k0, k1):
-            p = k
-            big = abs(M[k, k])
-            for i in range(k + 1, n):
-                if abs(M[i, k]) > big:
-                    p = i
-                    big = abs(M[i, k])
-            piv[k] = p
-            if big == 0.0 or big != big:
-                return False
-            if p != k:
-                for j in range(n):
-                    M[k, j], M[p, j] = M[p, j], M[k, j]
-            inv = 1.0 / M[k, k]
-            for i in range(k + 1, n):
-                f = M[i, k] * inv
-                M[i, k] = f
-                for j in range(k + 1, k1):
-                    M[i, j] -= f * M[k, j]
-        for k in range(k0 + 1, k1):             # the panel's rows right of it
-            for p in range(k0, k):
-                f = M[k, p]
-                for j in range(k1, n):
-                    M[k, j] -= f * M[p, j]
-        if k1 - k0 == 4:                        # the rows below, from the 4 multipliers at once
-            for i in range(k1, n):
-                f0, f1, f2, f3 = M[i, k0], M[i, k0 + 1], M[i, k0 + 2], M[i, k0 + 3]
-                for j in range(k1, n):
-                    M[i, j] = (((M[i, j] - f0 * M[k0, j]) - f1 * M[k0 + 1, j])
-                               - f2 * M[k0 + 2, j]) - f3 * M[k0 + 3, j]
-    return True
-
-
-def _lu_solve(M, piv, b):
-    """b := M^-1 b for the factorization of :func:`_lu_factor`."""
-    n = M.shape[0]
-    for k in range(n):
-        p = piv[k]
-        if p != k:
-            b[k], b[p] = b[p], b[k]
-    for i in range(n):
-        acc = b[i]
-        for j in range(i):
-            acc -= M[i, j] * b[j]
-        b[i] = acc
-    for i in range(n - 1, -1, -1):
-        acc = b[i]
-        for j in range(i + 1, n):
-            acc -= M[i, j] * b[j]
-        b[i] = acc / M[i, i]
-
-
 def _build(J, n2, nz, lam, M):
     """The reduced Newton matrix of (lam I - J) (module docstring) into ``M`` (n2 + nz square)."""
     for i in range(n2):
@@ -212,6 +156,32 @@ def _solve_sys(J, n2, nz, lam, M, piv, r, d, u):
         for j in range(nx):
             acc += J[i, j] * d[j]
         d[i] = acc / lam
+
+
+def _factor_any(lin, n2, nz, h, arrs):
+    """:func:`_factor`, or with the phase's structured Newton matrix (``lin[10][0]``, the
+    right-hand side's ``newton`` hooks: :func:`specialize`) its two factorizations."""
+    if lin[10][0]:
+        nt = lin[9]
+        ok = _nt_factor(nt[0], nt[1], MU_REAL / h, arrs)
+        return _nt_factor(nt[0], nt[2], complex(MU_RE, MU_IM) / h, arrs) and ok
+    return _factor(lin[0], n2, nz, h, lin[1], lin[2], lin[4], lin[5])
+
+
+def _solve_real(lin, n2, nz, lam, r, d, arrs):
+    """d = (lam I - J)^-1 r for the real lam."""
+    if lin[10][0]:
+        _nt_solve(lin[9][0], lin[9][1], arrs, lam, r, d, nz)
+    else:
+        _solve_sys(lin[0], n2, nz, lam, lin[1], lin[2], r, d, lin[3])
+
+
+def _solve_complex(lin, n2, nz, lam, r, d, arrs):
+    """d = (lam I - J)^-1 r for the complex lam."""
+    if lin[10][0]:
+        _nt_solve(lin[9][0], lin[9][2], arrs, lam, r, d, nz)
+    else:
+        _solve_sys(lin[0], n2, nz, lam, lin[4], lin[5], r, d, lin[6])
 
 
 def _rms1(v, scale):
@@ -307,10 +277,16 @@ def _finite(a):
 # right-hand side's arguments travel as the tuple kx = (mode, model, mult, par, arrs, ws), the
 # Newton arrays as nwt = (Z, W, dW, Fst), the linear algebra as lin = (J, Mr, pr, ur, Mc, pc, uc,
 # rc, dc) and the work vectors as wk = (yq, fq, scale, err, e2, rr, dr).
-def _jacobian(t, y, f, J, n2, nz, atol, rtol, yq, fq, out, kx):
+def _jacobian(t, y, f, lin, n2, nz, atol, rtol, yq, fq, out, kx):
     """Forward-difference columns of J = df/dy for x, v and z (the quadrature columns are 0 and
-    the rows of x' = v are known); returns the RHS evaluations made."""
+    the rows of x' = v are known), or with the structured Newton matrix what it keeps of the
+    state; returns the RHS evaluations made."""
     mode, model, mult, par, arrs, ws = kx
+    J = lin[0]
+    if lin[10][0]:
+        _rhs(t, y, mode, model, mult, par, arrs, ws, fq, out)
+        _nt_store(y, par, arrs, ws[0], out, lin[9][0])
+        return 1
     ny = y.shape[0]
     ncol = 2 * n2 + nz
     _put(yq, y)
@@ -336,7 +312,7 @@ def _newton(t, y, h, nwt, wk, tol, lin, n2, nz, G, watch, out, kx, epar, eoff):
     RHS evaluations); the event values at the interior stages go to G when ``watch``."""
     mode, model, mult, par, arrs, ws = kx
     Z, W, dW, Fst = nwt
-    J, Mr, pr, ur, Mc, pc, uc, rc, dc = lin
+    rc, dc = lin[7], lin[8]
     yq, scale, rr, dr = wk[0], wk[2], wk[5], wk[6]
     _transform(_TI, Z, W)
     dw_old = -1.0
@@ -356,8 +332,8 @@ def _newton(t, y, h, nwt, wk, tol, lin, n2, nz, G, watch, out, kx, epar, eoff):
         if not _finite(Fst):
             break
         _newton_rhs(Fst, W, h, rr, rc)
-        _solve_sys(J, n2, nz, MU_REAL / h, Mr, pr, rr, dr, ur)
-        _solve_sys(J, n2, nz, complex(MU_RE, MU_IM) / h, Mc, pc, rc, dc, uc)
+        _solve_real(lin, n2, nz, MU_REAL / h, rr, dr, arrs)
+        _solve_complex(lin, n2, nz, complex(MU_RE, MU_IM) / h, rc, dc, arrs)
         for k in range(y.shape[0]):
             dW[0, k] = dr[k]
             dW[1, k] = dc[k].real
@@ -384,7 +360,6 @@ def _error_norm(t, y, y_new, f, Z, h, lin, n2, nz, second, atol, rtol, wk, out, 
     ``second`` and an estimate above 1, the second estimate through f(t, y + err).  Returns
     (error norm, RHS evaluations)."""
     mode, model, mult, par, arrs, ws = kx
-    J, Mr, pr, ur = lin[0], lin[1], lin[2], lin[3]
     yq, fq, err, e2, rr = wk[0], wk[1], wk[3], wk[4], wk[5]
     ny = y.shape[0]
     lam = MU_REAL / h
@@ -392,7 +367,7 @@ def _error_norm(t, y, y_new, f, Z, h, lin, n2, nz, second, atol, rtol, wk, out, 
         e2[k] = (Z[0, k] * _E[0] + Z[1, k] * _E[1] + Z[2, k] * _E[2]) / h
         rr[k] = f[k] + e2[k]
         fq[k] = atol[k] + max(abs(y[k]), abs(y_new[k])) * rtol
-    _solve_sys(J, n2, nz, lam, Mr, pr, rr, err, ur)
+    _solve_real(lin, n2, nz, lam, rr, err, arrs)
     norm = _rms1(err, fq)
     if not (second and norm > 1.0):
         return norm, 0
@@ -402,7 +377,7 @@ def _error_norm(t, y, y_new, f, Z, h, lin, n2, nz, second, atol, rtol, wk, out, 
     for k in range(ny):
         rr[k] += e2[k]
         e2[k] = fq[k]
-    _solve_sys(J, n2, nz, lam, Mr, pr, rr, err, ur)
+    _solve_real(lin, n2, nz, lam, rr, err, arrs)
     return _rms1(err, e2), 1
 
 
@@ -416,7 +391,7 @@ def _attempt_step(t, t_end, y, f, y_new, ctl, cnt, min_step, nwt, wk, tol, lin, 
     Fp, yp, tp, hp, have_prev = prev
     Z = nwt[0]
     yq, fq, scale = wk[0], wk[1], wk[2]
-    J, Mr, pr, Mc, pc = lin[0], lin[1], lin[2], lin[4], lin[5]
+    arrs = kx[4]
     h_abs = ctl[H_ABS]
     rejected = False
     newton_fail = False
@@ -439,7 +414,7 @@ def _attempt_step(t, t_end, y, f, y_new, ctl, cnt, min_step, nwt, wk, tol, lin, 
             _predict(Fp, yp, tp, hp, t, h, y, Z, yq, have_prev)
             ok = ctl[H_LU] == h
             if not ok:
-                ok = _factor(J, n2, nz, h, Mr, pr, Mc, pc)
+                ok = _factor_any(lin, n2, nz, h, arrs)
                 cnt[N_LU] += 2
                 ctl[H_LU] = h if ok else -1.0
             if ok:
@@ -448,7 +423,7 @@ def _attempt_step(t, t_end, y, f, y_new, ctl, cnt, min_step, nwt, wk, tol, lin, 
                 cnt[N_RHS] += nr
             if converged or ctl[CUR_JAC] != 0.0:
                 break
-            cnt[N_RHS] += _jacobian(t, y, f, J, n2, nz, atol, rtol, yq, fq, out, kx)
+            cnt[N_RHS] += _jacobian(t, y, f, lin, n2, nz, atol, rtol, yq, fq, out, kx)
             cnt[N_JAC] += 1
             ctl[CUR_JAC] = 1.0
             ctl[H_LU] = -1.0
@@ -511,7 +486,7 @@ def _radau_buffers(y0, arrs, cap, n2, nz):
     lin = (np.zeros((ny, ny)), np.zeros((m, m)), np.zeros(m, dtype=np.int64), np.zeros(m),
            np.zeros((m, m), dtype=np.complex128), np.zeros(m, dtype=np.int64),
            np.zeros(m, dtype=np.complex128), np.zeros(ny, dtype=np.complex128),
-           np.zeros(ny, dtype=np.complex128))
+           np.zeros(ny, dtype=np.complex128), _nt_arrays(arrs), np.zeros(1, dtype=np.bool_))
     ev = (np.zeros((2, _NEV)), np.zeros(_NEV, dtype=np.bool_), np.empty(_NEV), np.empty(_NEV),
           np.empty(_NEV), np.empty(_NEV), np.empty(_NOUT),
           (np.empty(ny), np.empty(_NOUT), np.empty(_NEV)), y_event, _work_arrays(arrs))
@@ -536,7 +511,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     yq, fq = vec[0], vec[1]
     wk = (vec[0], vec[1], vec[2], vec[3], vec[4], vec[5], vec[6])
     y, y_new, f, f_new = vec[7], vec[8], vec[9], vec[10]
-    J = lin[0]
+    lin[10][0] = _nt_usable(par, arrs)
     G, hit, roots, xb, g, g_new, out, scr, y_event, ws = ev
     kx = (mode, model, mult, par, arrs, ws)
     _put(y, y0)
@@ -562,7 +537,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         ctl[H_ABS] = _initial_step(t0, y, f, t_end - t0, rtol, atol, max_step, mode, model, mult,
                                    par, arrs, ws, yq, fq, out, 3)
         cnt[N_RHS] += 1
-    cnt[N_RHS] += _jacobian(t0, y, f, J, n2, nz, atol, rtol, yq, fq, out, kx)
+    cnt[N_RHS] += _jacobian(t0, y, f, lin, n2, nz, atol, rtol, yq, fq, out, kx)
     cnt[N_JAC] = 1
     ctl[CUR_JAC] = 1.0
     ctl[H_LU] = -1.0
@@ -597,7 +572,8 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         cnt[N_RHS] += 1
         _event_values_into(out, epar, eoff, g_new)
         if refresh:
-            cnt[N_RHS] += _jacobian(t_new, y_new, f_new, J, n2, nz, atol, rtol, yq, fq, scr[1], kx)
+            cnt[N_RHS] += _jacobian(t_new, y_new, f_new, lin, n2, nz, atol, rtol, yq, fq, scr[1],
+                                    kx)
             cnt[N_JAC] += 1
             ctl[H_LU] = -1.0
         ctl[CUR_JAC] = 1.0 if refresh else 0.0
@@ -637,13 +613,15 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
 
 # the right-hand side: set in the copy of these functions that specialize() compiles around one
 _phase_eval_into = _event_values_into = _work_arrays = None
+# the structured Newton matrix of the right-hand side (specialize's ``newton``), or none
+_nt_arrays = _nt_usable = _nt_store = _nt_factor = _nt_solve = None
 _NOUT = _NEV = 0
 # allocation-free and kernel-free: compiled once here, without reference counting
-_HOT = ("_lu_factor", "_lu_solve", "_build", "_factor", "_solve_sys", "_rms1", "_rms",
+_HOT = ("_build", "_factor", "_solve_sys", "_rms1", "_rms",
         "_dense_cubic", "_predict", "_predict_factor", "_newton_rhs", "_transform", "_finite",
         "_next_step")
 # the functions that evaluate the right-hand side, inlined into integrate_phase (see integrator)
-_INLINED = _ig.SHARED + ("_initial_step", "_jacobian", "_newton", "_error_norm", "_attempt_step",
+_INLINED = _ig.SHARED + ("_initial_step", "_factor_any", "_solve_real", "_solve_complex", "_jacobian", "_newton", "_error_norm", "_attempt_step",
                          "_radau_buffers")
 if COMPILED:
     import numba as _nb
@@ -654,18 +632,56 @@ if COMPILED:
 _SPECIALIZED = {}
 
 
-def specialize(kern, cache=True):
+def specialize(kern, cache=True, newton=None):
     """:func:`integrate_phase` compiled around the right-hand side ``kern`` (a module as for
     :func:`flexlib.solver.integrator.specialize`), built once per right-hand side and cached on
     disk unless ``cache`` is False (for a second right-hand side whose arrays have the same
     types as a cached one's: numba keys its disk cache on the function and the argument types,
-    not on the kernel compiled in)."""
-    key = (id(kern), bool(cache))
+    not on the kernel compiled in).  ``newton``: a module with the right-hand side's structured
+    Newton matrix (``newton_arrays(arrs)``, ``newton_usable(par, arrs)``, ``newton_store(y,
+    par, arrs, ws, out, store)``, ``newton_factor(store, f, lam, arrs)``, ``newton_solve(store,
+    f, arrs, lam, r, d, nz)``: :mod:`flexlib.multibody.newton`), used in the phases where it
+    says it is usable instead of the difference Jacobian; None: always the difference
+    Jacobian."""
+    key = (id(kern), bool(cache), id(newton))
     if key not in _SPECIALIZED:
         base = {**vars(_ig), **globals()}
         for name in _ig.SHARED + ("_initial_step",):
             base[name] = getattr(_ig, name)
+        nt = newton if newton is not None else _NO_NEWTON
+        base.update(_nt_arrays=nt.newton_arrays, _nt_usable=nt.newton_usable,
+                    _nt_store=nt.newton_store, _nt_factor=nt.newton_factor,
+                    _nt_solve=nt.newton_solve)
         g = _ig.compile_around(kern, base, _INLINED + ("integrate_phase",), _INLINED, (),
-                               "radau.kernel-sha256", cache)
-        _SPECIALIZED[key] = (kern, g["integrate_phase"])
-    return _SPECIALIZED[key][1]
+                               "radau.kernel-sha256", cache, "" if newton is None else "_newton")
+        _SPECIALIZED[key] = (kern, newton, g["integrate_phase"])
+    return _SPECIALIZED[key][2]
+
+
+def _no_arrays(arrs):
+    return np.zeros(1)
+
+
+def _no_usable(par, arrs):
+    return False
+
+
+def _no_store(y, par, arrs, ws, out, st):
+    pass
+
+
+def _no_factor(st, f, lam, arrs):
+    return False
+
+
+def _no_solve(st, f, arrs, lam, r, d, nz):
+    pass
+
+
+if COMPILED:
+    for _name in ("_no_arrays", "_no_usable", "_no_store", "_no_factor", "_no_solve"):
+        globals()[_name] = _nb.njit(cache=True)(globals()[_name])
+# the hooks of a right-hand side without a structured Newton matrix (never used)
+_NO_NEWTON = SimpleNamespace(newton_arrays=_no_arrays, newton_usable=_no_usable,
+                             newton_store=_no_store, newton_factor=_no_factor,
+                             newton_solve=_no_solve)
