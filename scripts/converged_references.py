@@ -18,11 +18,13 @@ change and whether every quantity met the tolerance.
 
 Usage::
 
-    python scripts/converged_references.py [--elements 4,8,16,32] [--rtol 1e-8]
+    python scripts/converged_references.py [--elements 4,8,16,32] [--rtol 1e-8] [--atol 1e-10]
         [--integrator auto] [--out tests/data/converged_references.json] [--systems falling-beam]
         [--keep [FILE ...]]
 
-``--keep`` takes the levels already computed (same system, model, t_end, rtol and integrator)
+Each system's block records the integrator settings its levels were computed with (a system
+not named in ``--systems`` keeps its block).  ``--keep`` takes the levels already computed (same
+system, model, t_end, rtol, atol and integrator)
 from ``--out`` and the files named after it, and runs only the others: a finer level can be
 added to the stored study (or computed in another process, ``--out`` elsewhere, and merged)
 without rerunning the coarse ones.
@@ -39,6 +41,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 OUT = os.path.join(ROOT, "tests", "data", "converged_references.json")
+DEFAULT_ATOL = 1e-10     # the solver's default absolute tolerance
 BURST_GAP = 5e-3        # s: episodes of a point less than this apart belong to one burst
 SYSTEMS = {
     "falling-beam": dict(model="continuous", t_end=0.16, params=dict(theta0=0.1), point="P1",
@@ -72,10 +75,19 @@ def change(a: dict, b: dict) -> dict:
     return out
 
 
-def kept_levels(files, name, rtol, integrator) -> dict:
-    """The levels of system ``name`` stored in ``files`` with the same settings (rtol,
-    integrator, model, t_end, parameters), by element count, as they were stored; the first file
-    that has a level wins."""
+def block_settings(data: dict, name: str) -> dict:
+    """The integrator settings of system ``name``'s block in ``data`` (a file written before the
+    blocks carried their own: the file's)."""
+    block = data.get(name) or {}
+    st = block.get("settings") or data.get("settings", {})
+    return dict(rtol=st.get("rtol"), atol=st.get("atol", DEFAULT_ATOL),
+                integrator=st.get("integrator"))
+
+
+def kept_levels(files, name, settings) -> dict:
+    """The levels of system ``name`` stored in ``files`` with the same settings (rtol, atol,
+    integrator, model, t_end, parameters), by element count, as they were stored; the first
+    file that has a level wins."""
     spec = SYSTEMS[name]
     out = {}
     for path in files:
@@ -83,8 +95,8 @@ def kept_levels(files, name, rtol, integrator) -> dict:
             continue
         with open(path) as f:
             data = json.load(f)
-        st, block = data.get("settings", {}), data.get(name)
-        if (block is None or st.get("rtol") != rtol or st.get("integrator") != integrator
+        block = data.get(name)
+        if (block is None or block_settings(data, name) != settings
                 or block["model"] != spec["model"] or block["t_end"] != spec["t_end"]
                 or block["params"] != spec["params"]):
             continue
@@ -93,7 +105,7 @@ def kept_levels(files, name, rtol, integrator) -> dict:
     return out
 
 
-def study(name, elements, rtol, integrator, tol, kept=None):
+def study(name, elements, settings, tol, kept=None):
     from flexlib.cases import simulate
     spec = dict(SYSTEMS[name], t_end=SYSTEMS[name]["t_end"])
     levels = []
@@ -103,8 +115,9 @@ def study(name, elements, rtol, integrator, tol, kept=None):
             print(f"{name} fe {n}: kept ({kept[n]['wall_time']:.1f} s when computed)", flush=True)
             continue
         w0 = time.perf_counter()
-        res = simulate(name, spec["model"], spec["t_end"], basis="fe", elements=n, rtol=rtol,
-                       method=integrator, **spec["params"])
+        res = simulate(name, spec["model"], spec["t_end"], basis="fe", elements=n,
+                       rtol=settings["rtol"], atol=settings["atol"],
+                       method=settings["integrator"], **spec["params"])
         wall = time.perf_counter() - w0
         m = measures(res, spec)
         levels.append(dict(elements=n, wall_time=wall, success=res.success,
@@ -113,7 +126,8 @@ def study(name, elements, rtol, integrator, tol, kept=None):
     moved = change(levels[-2]["values"], levels[-1]["values"]) if len(levels) > 1 else {}
     ok = {k: (v <= (0 if k == "episodes" else tol)) for k, v in moved.items()}
     return dict(model=spec["model"], t_end=spec["t_end"], params=spec["params"],
-                point=spec["point"], burst_gap=BURST_GAP if spec["burst"] else None,
+                settings=settings, point=spec["point"],
+                burst_gap=BURST_GAP if spec["burst"] else None,
                 levels=levels, converged=dict(level=levels[-1]["elements"], change=moved,
                                               within=ok, all_within=all(ok.values())))
 
@@ -122,6 +136,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--elements", default="4,8,16,32")
     ap.add_argument("--rtol", type=float, default=1e-8)
+    ap.add_argument("--atol", type=float, default=DEFAULT_ATOL)
     ap.add_argument("--integrator", default="auto")
     ap.add_argument("--tol", type=float, default=5e-3)
     ap.add_argument("--systems", default=",".join(SYSTEMS))
@@ -136,12 +151,14 @@ def main(argv=None):
         with open(a.out) as f:
             data = json.load(f)
     data["flexlib_version"] = flexlib.__version__
-    data["settings"] = dict(rtol=a.rtol, integrator=a.integrator, tol=a.tol,
-                            script="scripts/converged_references.py")
+    for name in SYSTEMS:                 # the settings each block was computed with
+        if name in data and "settings" not in data[name]:
+            data[name]["settings"] = block_settings(data, name)
+    data["settings"] = dict(tol=a.tol, script="scripts/converged_references.py")
+    settings = dict(rtol=a.rtol, atol=a.atol, integrator=a.integrator)
     for name in a.systems.split(","):
-        kept = (kept_levels([a.out] + a.keep, name, a.rtol, a.integrator)
-                if a.keep is not None else None)
-        data[name] = study(name, elements, a.rtol, a.integrator, a.tol, kept)
+        kept = kept_levels([a.out] + a.keep, name, settings) if a.keep is not None else None
+        data[name] = study(name, elements, settings, a.tol, kept)
     from flexlib.outputs import write_text
     write_text(a.out, json.dumps(data, indent=1) + "\n")
     print(f"wrote {a.out}")

@@ -38,6 +38,8 @@ def _change(a, b):
 def test_the_study_names_its_script_and_settings(data):
     assert data["settings"]["script"] == "scripts/converged_references.py"
     assert data["settings"]["tol"] == 5e-3
+    for name in ("falling-beam", "double-pendulum"):
+        assert set(data[name]["settings"]) == {"rtol", "atol", "integrator"}, name
     fb = data["falling-beam"]
     assert [lv["elements"] for lv in fb["levels"]] == sorted(lv["elements"] for lv in fb["levels"])
     assert all(lv["success"] for lv in fb["levels"])
@@ -73,8 +75,8 @@ def test_the_coarsest_level_is_reproduced(data):
     fb = data["falling-beam"]
     lv = fb["levels"][0]
     res = simulate("falling-beam", fb["model"], fb["t_end"], basis="fe", elements=lv["elements"],
-                   rtol=data["settings"]["rtol"], method=data["settings"]["integrator"],
-                   **fb["params"])
+                   rtol=fb["settings"]["rtol"], atol=fb["settings"]["atol"],
+                   method=fb["settings"]["integrator"], **fb["params"])
     h = res.history([fb["t_end"]])
     eps = [i for i in res.impacts if i["contact"] == fb["point"]]
     assert len(eps) == lv["values"]["episodes"]
@@ -106,14 +108,17 @@ def test_stored_levels_are_kept_and_only_the_others_run(data, tmp_path, monkeypa
                                                   ROOT / "scripts" / "converged_references.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    st = data["settings"]
-    kept = mod.kept_levels([DATA], "double-pendulum", st["rtol"], st["integrator"])
+    st = data["double-pendulum"]["settings"]
+    tol = data["settings"]["tol"]
+    kept = mod.kept_levels([DATA], "double-pendulum", st)
     assert sorted(kept) == [lv["elements"] for lv in data["double-pendulum"]["levels"]]
-    assert mod.kept_levels([DATA], "double-pendulum", 10 * st["rtol"], st["integrator"]) == {}
-    other = dict(data, settings=dict(st, integrator="DOP853"))
+    assert mod.kept_levels([DATA], "double-pendulum", dict(st, rtol=10 * st["rtol"])) == {}
+    assert mod.kept_levels([DATA], "double-pendulum", dict(st, atol=10 * st["atol"])) == {}
+    other = dict(data)
+    other["double-pendulum"] = dict(data["double-pendulum"], settings=dict(st, integrator="x"))
     path = tmp_path / "other.json"
     path.write_text(json.dumps(other))
-    assert mod.kept_levels([path], "double-pendulum", st["rtol"], st["integrator"]) == {}
+    assert mod.kept_levels([path], "double-pendulum", st) == {}
     runs = []
     import flexlib.cases
 
@@ -121,9 +126,9 @@ def test_stored_levels_are_kept_and_only_the_others_run(data, tmp_path, monkeypa
         runs.append(kw["elements"])
         raise RuntimeError("stop here")
     monkeypatch.setattr(flexlib.cases, "simulate", fake)
-    got = mod.study("double-pendulum", [4, 8], st["rtol"], st["integrator"], st["tol"], kept)
+    got = mod.study("double-pendulum", [4, 8], st, tol, kept)
     assert runs == [] and [lv["elements"] for lv in got["levels"]] == [4, 8]
     assert got["levels"][1] == data["double-pendulum"]["levels"][1]
     with pytest.raises(RuntimeError, match="stop here"):
-        mod.study("double-pendulum", [4, 6], st["rtol"], st["integrator"], st["tol"], kept)
+        mod.study("double-pendulum", [4, 6], st, tol, kept)
     assert runs == [6]

@@ -29,17 +29,18 @@ flexlib's runs over 0-0.62 s (benchmarks/results/accuracy_double_pendulum.csv):
   (its fine end region sets the step); reduced to 2 fixed-interface modes (9 s) +4.8 % and
   +100 %, its first episode 0.13 ms against 0.386 ms, as short as the assumed modes'.
 
-flexlib's own mesh study over 0-0.65 s (tests/data/converged_references.json, rtol 1e-8): 16
-elements per link +3.9 % and +2.4 % (269 s), 32 elements per link +4.4 % and +1.1 % (51 min);
-from 16 to 32 its first episode's impulse moves 0.5 % and its peak force 1.3 %.
+flexlib's own mesh study over 0-0.65 s (tests/data/converged_references.json, Radau at rtol
+1e-4): 16 elements per link +3.9 % and +2.4 % (59 s), 32 elements per link +4.4 % and +1.1 %
+(2.5 min); from 64 to 128 elements per link the burst has converged (impulse, first episode's
+impulse and peak force within 0.02 %), the struck link's motion at 0.65 s not yet (1.7 %).
 
 The default stays the cheap one, so that notebook 10's panel answers within a second; a study of
 the burst needs ``basis="fe", elements=12`` or more, and no setting of the aim's cost (1.5 times
 case 3.2's two-second run) resolves it.  The implicit integrator makes the fine meshes affordable:
-``method="Radau", rtol=1e-3`` gives the burst of the default tolerance (to 0.006 %) over 0-0.65 s
-in 37 s with 16 elements per link and 4.3 min with 32, against 133 s and 51 min (its numerical
-dissipation, 3-4 mJ, fails the energy audit's bound; benchmarks/README.md, "The double pendulum
-with Radau").
+``method="Radau", rtol=1e-3, atol=1e-6`` gives the burst of the default tolerance (to 0.006 %)
+over 0-0.65 s in 11 s with 16 elements per link, 21 s with 32 and 40 s with 64, against 133 s and
+51 min with DOP853 at 16 and 32 (its numerical dissipation, 4-5 mJ, fails the energy audit's
+bound; benchmarks/README.md, "The implicit integrator").
 """
 from __future__ import annotations
 
