@@ -1,7 +1,8 @@
 """flexlib's integrators on the finite-element beams, side by side with Exudyn at the same meshes.
 
 Default: the tilted falling beam (theta0 = 0.1 rad, continuous Hertz contact, ``--basis fe``,
-0-0.16 s: flight, landing, the first episodes) at 4, 8, 16, 32, 64 elements.  flexlib runs DOP853
+0-0.16 s: flight, landing, the first episodes) at 4, 8, 16, 32, 64 elements; ``--theta0 0.1 0``
+adds the flat drop (both ends land together), each angle its own table.  flexlib runs DOP853
 at the first of ``--rtols`` and ``auto`` (Radau in undisturbed flight, DOP853 elsewhere) at each,
 with ``--radau`` also Radau IIA throughout at each,
 every run a fresh ``python -m flexlib simulate`` process; its solve time is the wall time of the
@@ -26,7 +27,8 @@ elements; writes ``benchmarks/results/implicit_fe.json`` (``--name``: another na
 DOP853 and scipy's methods (``implicit.json``).
 
     nice python3 benchmarks/bench_implicit.py [--elements 4 8 16 32 64] [--rtols 1e-8 1e-6]
-        [--radau] [--pendulum-elements 4 8 16] [--budget 120] [--name implicit_fe]
+        [--radau] [--theta0 0.1 0] [--pendulum-elements 4 8 16] [--budget 120]
+        [--name implicit_fe]
     python3 benchmarks/bench_implicit.py --paper-case [--t-end 0.5] [--model lugre]
 """
 import argparse
@@ -48,16 +50,17 @@ METHODS = ("DOP853", "DOP853-scipy", "Radau-scipy", "BDF", "LSODA")
 T_END = 0.16                 # the falling beam: flight, landing, the first episodes
 T_END_PENDULUM = 0.65        # the double pendulum: swing and the first contact burst
 THETA0 = 0.1                 # the tilted falling beam (Exudyn's stored levels are at 0.1 and 0)
+FLAT = 0.0                   # the flat drop
 EXUDYN_STEPS = ((5e-6, True), (1e-6, False))   # (step [s], modified Newton) of Exudyn's runs
 GROWTH = 10.0                # a solve's assumed growth per doubling of the mesh, for --budget
 EXUDYN_DATA = _common.ROOT / "figures" / "data" / "exudyn_falling_beam.json"
 
 
-def _command(case, n, method, rtol, t_end, json_path):
+def _command(case, n, method, rtol, t_end, json_path, theta0=THETA0):
     cmd = [sys.executable, "-m", "flexlib", "simulate", "--case", case, "--model", "continuous",
            "--basis", "fe", "--elements", str(n), "--t-end", str(t_end), "--integrator", method,
            "--rtol", str(rtol), "--quiet", "--json", json_path]
-    return cmd[:4] + ["--theta0", str(THETA0)] + cmd[4:] if case == "falling-beam" else cmd
+    return cmd[:4] + ["--theta0", str(theta0)] + cmd[4:] if case == "falling-beam" else cmd
 
 
 def _timed(cmd):
@@ -80,13 +83,13 @@ def _answers(s):
                 first_duration=first.get("duration"), first_impulse=first.get("normal_impulse"))
 
 
-def one_run(case, n, method, rtol, t_end, tmp):
+def one_run(case, n, method, rtol, t_end, tmp, theta0=THETA0):
     """The row of one fresh-process flexlib run (mesh, integrator, tolerance)."""
     path = os.path.join(tmp, f"run_{case}_{n}_{method}_{rtol:g}.json")
-    _timed(_command(case, n, method, rtol, 0.001, path))    # warm-up: numba's cache loaded once
+    _timed(_command(case, n, method, rtol, 0.001, path, theta0))    # warm-up: numba's cache
     load = os.getloadavg()[0]
-    wall, s = _timed(_command(case, n, method, rtol, t_end, path))
-    wall0, _ = _timed(_command(case, n, method, rtol, 0.001, path))
+    wall, s = _timed(_command(case, n, method, rtol, t_end, path, theta0))
+    wall0, _ = _timed(_command(case, n, method, rtol, 0.001, path, theta0))
     st = s["stats"]
     return dict(code="flexlib", case=case, elements=n, method=method, rtol=rtol,
                 resolved=st["method"], wall_s=wall, solve_s=wall - wall0, run_s=st["wall_time_s"],
@@ -109,7 +112,7 @@ def _exudyn_scripts():
     return _exudyn_ancf, exudyn_falling_beam, exudyn_double_pendulum
 
 
-def exudyn_run(scripts, case, n, h, modified):
+def exudyn_run(scripts, case, n, h, modified, theta0=THETA0):
     """One Exudyn run built by the stored scripts (their stages, steps and Newton tolerances),
     with Exudyn's modified Newton when ``modified``; its solve time is the scripts' own (the two
     SolveDynamic calls, not the build)."""
@@ -117,7 +120,7 @@ def exudyn_run(scripts, case, n, h, modified):
     load = os.getloadavg()[0]
     ancf.MODIFIED_NEWTON = modified
     try:
-        r = fb.run(THETA0, n, h, 2e-5) if case == "falling-beam" else dp.run(n, h, 2e-5)
+        r = fb.run(theta0, n, h, 2e-5) if case == "falling-beam" else dp.run(n, h, 2e-5)
     finally:
         ancf.MODIFIED_NEWTON = True
     row = dict(code="Exudyn", case=case, elements=n, h=h, modified_newton=modified,
@@ -134,10 +137,10 @@ def exudyn_run(scripts, case, n, h, modified):
     return row
 
 
-def exudyn_reference(n):
-    """Exudyn's stored 1 us answer of the tilted falling beam with n elements, or None."""
+def exudyn_reference(n, theta0=THETA0):
+    """Exudyn's stored 1 us answer of the falling beam at ``theta0`` with n elements, or None."""
     data = json.loads(EXUDYN_DATA.read_text())
-    for lv in data["cases"][f"{THETA0:g}"]["levels"]:
+    for lv in data["cases"][f"{theta0:g}"]["levels"]:
         if lv["elements"] == n and lv["h"] == 1e-6:
             first = lv["points"][0]["episodes"][0]
             return dict(v_cm_y=lv["v_cm"][1], omega_mean=lv["omega_mean"],
@@ -153,7 +156,9 @@ def with_accuracy(row, ref):
     if ref is None:
         row["vs_exudyn"] = f"no stored Exudyn 1 us level at {row['elements']} elements"
         return row
-    row["vs_exudyn"] = {k: abs(row[k] / ref[k] - 1.0) for k in ref}
+    # relative, but absolute where the reference is zero (the flat drop's omega_mean)
+    row["vs_exudyn"] = {k: abs(row[k] / ref[k] - 1.0) if abs(ref[k]) > 1e-9
+                        else abs(row[k] - ref[k]) for k in ref}
     return row
 
 
@@ -175,24 +180,24 @@ def _budgeted(rows, key, run, budget, n):
     return row
 
 
-def falling_beam(a, scripts, tmp):
+def falling_beam(a, scripts, tmp, theta0=THETA0):
     """flexlib's settings and Exudyn's two steps at each mesh, with the accuracy against
-    Exudyn's stored 1 us answers."""
+    Exudyn's stored 1 us answers, for the drop at ``theta0``."""
     out, last = [], {}
     for n in a.elements:
-        ref = exudyn_reference(n)
+        ref = exudyn_reference(n, theta0)
         for method, rtol in settings(a):
             row = _budgeted(last, f"flexlib {method} rtol {rtol:g}",
-                            lambda: one_run("falling-beam", n, method, rtol, T_END, tmp),
+                            lambda: one_run("falling-beam", n, method, rtol, T_END, tmp, theta0),
                             a.budget, n)
             out.append(with_accuracy(dict(row, code="flexlib", case="falling-beam",
-                                          method=method, rtol=rtol), ref))
+                                          method=method, rtol=rtol, theta0=theta0), ref))
         for h, modified in EXUDYN_STEPS if scripts else ():
             row = _budgeted(last, f"Exudyn {h:g} s",
-                            lambda: exudyn_run(scripts, "falling-beam", n, h, modified),
+                            lambda: exudyn_run(scripts, "falling-beam", n, h, modified, theta0),
                             a.budget, n)
             out.append(with_accuracy(dict(row, code="Exudyn", case="falling-beam", h=h,
-                                          modified_newton=modified), ref))
+                                          modified_newton=modified, theta0=theta0), ref))
     return out
 
 
@@ -274,17 +279,20 @@ def side_by_side(a):
     if scripts is None:
         print("Exudyn is not importable: its columns are skipped", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        beam = falling_beam(a, scripts, tmp)
+        beams = {th: falling_beam(a, scripts, tmp, th) for th in a.theta0}
         pendulum = double_pendulum(a, scripts, tmp) if a.pendulum_elements else []
-    summary = ratios(beam)
+    by_angle = {f"{th:g}": ratios(rows) for th, rows in beams.items()}
     print(_common.machine_line())
-    print_table(f"falling beam, theta0 = {THETA0}, continuous, fe, 0-{T_END} s", beam)
+    for th, rows in beams.items():
+        print_table(f"falling beam, theta0 = {th:g}, continuous, fe, 0-{T_END} s", rows)
     print_table(f"double pendulum, continuous, fe, 0-{T_END_PENDULUM} s", pendulum)
-    print(json.dumps(summary, indent=1))
+    print(json.dumps(by_angle, indent=1))
+    # the first angle's ratios at the top level, as before the flat drop was added
     _common.write_json(a.name, dict(
-        t_end=T_END, t_end_pendulum=T_END_PENDULUM, theta0=THETA0, budget_s=a.budget,
+        t_end=T_END, t_end_pendulum=T_END_PENDULUM, theta0=a.theta0, budget_s=a.budget,
         exudyn="importable" if scripts else "not importable: skipped",
-        machine=_common.machine(), falling_beam=beam, double_pendulum=pendulum, **summary))
+        machine=_common.machine(), falling_beam=[r for rows in beams.values() for r in rows],
+        double_pendulum=pendulum, by_theta0=by_angle, **by_angle[f"{a.theta0[0]:g}"]))
 
 
 def paper_case(a):
@@ -332,6 +340,9 @@ def main():
     ap.add_argument("--t-end", type=float, default=0.5)
     ap.add_argument("--model", default="lugre")
     ap.add_argument("--elements", type=int, nargs="+", default=[4, 8, 16, 32, 64])
+    ap.add_argument("--theta0", type=float, nargs="+", default=[THETA0],
+                    help=f"the falling beam's initial angles [rad] ({THETA0:g}: tilted, "
+                         f"{FLAT:g}: the flat drop)")
     ap.add_argument("--pendulum-elements", type=int, nargs="*", default=[4, 8, 16],
                     help="meshes of the double pendulum (none: skip it)")
     ap.add_argument("--rtols", type=float, nargs="+", default=[1e-8, 1e-6],

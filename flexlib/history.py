@@ -84,7 +84,10 @@ class Trajectory:
             self.T_all = np.concatenate([sol.t for sol in self.sols])
             self.Y_all = np.ascontiguousarray(np.concatenate([sol.y.T for sol in self.sols]))
             self.H_all = np.concatenate([sol.hs for sol in self.sols])
-            self.F_all = np.ascontiguousarray(np.concatenate([sol.F for sol in self.sols]))
+            # a Radau phase keeps three rows of coefficients, DOP853's seven (the rest zero)
+            rows = max(sol.F.shape[1] for sol in self.sols)
+            self.F_all = np.ascontiguousarray(np.concatenate([np.pad(
+                sol.F, ((0, 0), (0, rows - sol.F.shape[1]), (0, 0))) for sol in self.sols]))
             # flight steps taken without the 7th-order part of the interpolant (F[3:] = 0) get
             # it when a sample falls in one (_complete_steps)
             self.full = np.repeat((self.mode != FREE) | sim.dense_in_flight, lens - 1)

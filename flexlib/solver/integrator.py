@@ -190,12 +190,14 @@ def _rms2(v, scale):
 
 
 def dense_point(F, y_old, x, yq):
-    """scipy's Dop853DenseOutput at x = (t - t_old) / h, written into yq."""
+    """scipy's Dop853DenseOutput at x = (t - t_old) / h, written into yq: y_old + x (F0 + (1 - x)
+    (F1 + x (F2 + ...))) over F's rows (7 for DOP853, 3 for Radau's cubic)."""
+    r = F.shape[0]
     for k in range(y_old.shape[0]):
         v = 0.0
-        for i in range(7):
-            v += F[6 - i, k]
-            if i % 2 == 0:
+        for j in range(r - 1, -1, -1):
+            v += F[j, k]
+            if j % 2 == 0:
                 v *= x
             else:
                 v *= 1.0 - x

@@ -46,8 +46,9 @@ the Newton iteration's convergence and the error estimate's filter depend on it:
 equations and the step control are the same.
 
 Events and dense output are those of the DOP853 path: the collocation polynomial (a cubic
-through y at t and the three stage states) is stored in the integrator's 7-row format (F[0..2],
-F[3:] = 0), so :func:`~flexlib.solver.integrator.dense_point`, ``dense_eval`` and
+through y at t and the three stage states) is stored as the first three rows of the integrator's
+format (DOP853's rows F[3:] would be zero: not stored, so a step keeps 4 ny numbers instead of
+8 ny), and :func:`~flexlib.solver.integrator.dense_point`, ``dense_eval`` and
 :class:`~flexlib.solver.integrator.PhaseSolution` use it unchanged; the event functions are
 compared at the step's ends, screened at the two interior stage states, and located by the same
 compiled Brent's method on the interpolant (:data:`~flexlib.solver.integrator.SHARED`, with the
@@ -207,7 +208,7 @@ def _rms(v, scale):
 
 def _dense_cubic(Z, Fn):
     """The collocation polynomial y(t + x h) = y + Q [x, x^2, x^3] (Q = Z^T P) in the
-    integrator's dense format: y + x (F0 + (1 - x)(F1 + x F2)), F[3:] = 0."""
+    integrator's dense format, three rows: y + x (F0 + (1 - x)(F1 + x F2))."""
     for k in range(Z.shape[1]):
         a1 = Z[0, k] * _P[0, 0] + Z[1, k] * _P[1, 0] + Z[2, k] * _P[2, 0]
         a2 = Z[0, k] * _P[0, 1] + Z[1, k] * _P[1, 1] + Z[2, k] * _P[2, 1]
@@ -215,8 +216,6 @@ def _dense_cubic(Z, Fn):
         Fn[0, k] = a1 + a2 + a3
         Fn[1, k] = -a2 - a3
         Fn[2, k] = -a3
-        for r in range(3, 7):
-            Fn[r, k] = 0.0
 
 
 def _predict(Fp, yp, tp, hp, t, h, y, Z, yq, have):
@@ -480,7 +479,7 @@ def _radau_buffers(y0, arrs, cap, n2, nz):
     y_event = np.empty(ny)
     for k in range(ny):
         y_event[k] = np.nan
-    store = (np.empty(cap), np.empty(cap), np.empty((cap, ny)), np.zeros((cap, 7, ny)))
+    store = (np.empty(cap), np.empty(cap), np.empty((cap, ny)), np.zeros((cap, 3, ny)))
     newton = (np.zeros((3, ny)), np.zeros((3, ny)), np.zeros((3, ny)), np.zeros((3, ny)))
     vec = np.zeros((11, ny))
     lin = (np.zeros((ny, ny)), np.zeros((m, m)), np.zeros(m, dtype=np.int64), np.zeros(m),
