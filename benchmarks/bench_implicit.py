@@ -27,7 +27,7 @@ elements; writes ``benchmarks/results/implicit_fe.json`` (``--name``: another na
 DOP853 and scipy's methods (``implicit.json``).
 
     nice python3 benchmarks/bench_implicit.py [--elements 4 8 16 32 64] [--rtols 1e-8 1e-6]
-        [--radau] [--theta0 0.1 0] [--pendulum-elements 4 8 16] [--budget 120]
+        [--radau] [--theta0 0.1 0] [--atol 1e-8] [--pendulum-elements 4 8 16] [--budget 120]
         [--name implicit_fe]
     python3 benchmarks/bench_implicit.py --paper-case [--t-end 0.5] [--model lugre]
 """
@@ -51,6 +51,7 @@ T_END = 0.16                 # the falling beam: flight, landing, the first epis
 T_END_PENDULUM = 0.65        # the double pendulum: swing and the first contact burst
 THETA0 = 0.1                 # the tilted falling beam (Exudyn's stored levels are at 0.1 and 0)
 FLAT = 0.0                   # the flat drop
+ATOL = None                  # flexlib's absolute tolerance (--atol; None: the solver's default)
 EXUDYN_STEPS = ((5e-6, True), (1e-6, False))   # (step [s], modified Newton) of Exudyn's runs
 GROWTH = 10.0                # a solve's assumed growth per doubling of the mesh, for --budget
 EXUDYN_DATA = _common.ROOT / "figures" / "data" / "exudyn_falling_beam.json"
@@ -60,6 +61,8 @@ def _command(case, n, method, rtol, t_end, json_path, theta0=THETA0):
     cmd = [sys.executable, "-m", "flexlib", "simulate", "--case", case, "--model", "continuous",
            "--basis", "fe", "--elements", str(n), "--t-end", str(t_end), "--integrator", method,
            "--rtol", str(rtol), "--quiet", "--json", json_path]
+    if ATOL is not None:
+        cmd[-3:-3] = ["--atol", f"{ATOL:g}"]
     return cmd[:4] + ["--theta0", str(theta0)] + cmd[4:] if case == "falling-beam" else cmd
 
 
@@ -92,7 +95,7 @@ def one_run(case, n, method, rtol, t_end, tmp, theta0=THETA0):
     wall0, _ = _timed(_command(case, n, method, rtol, 0.001, path, theta0))
     st = s["stats"]
     return dict(code="flexlib", case=case, elements=n, method=method, rtol=rtol,
-                resolved=st["method"], wall_s=wall, solve_s=wall - wall0, run_s=st["wall_time_s"],
+                resolved=st["method"], atol=st["atol"], wall_s=wall, solve_s=wall - wall0, run_s=st["wall_time_s"],
                 n_steps=st["n_steps"], n_rhs=st["n_rhs"], n_jac=st["n_jac"],
                 us_per_rhs=1e6 * st["wall_time_s"] / st["n_rhs"], load=load,
                 numerical_dissipation=s["energy"]["numerical_dissipation"], **_answers(s))
@@ -289,7 +292,7 @@ def side_by_side(a):
     print(json.dumps(by_angle, indent=1))
     # the first angle's ratios at the top level, as before the flat drop was added
     _common.write_json(a.name, dict(
-        t_end=T_END, t_end_pendulum=T_END_PENDULUM, theta0=a.theta0, budget_s=a.budget,
+        t_end=T_END, t_end_pendulum=T_END_PENDULUM, theta0=a.theta0, atol=ATOL, budget_s=a.budget,
         exudyn="importable" if scripts else "not importable: skipped",
         machine=_common.machine(), falling_beam=[r for rows in beams.values() for r in rows],
         double_pendulum=pendulum, by_theta0=by_angle, **by_angle[f"{a.theta0[0]:g}"]))
@@ -340,6 +343,8 @@ def main():
     ap.add_argument("--t-end", type=float, default=0.5)
     ap.add_argument("--model", default="lugre")
     ap.add_argument("--elements", type=int, nargs="+", default=[4, 8, 16, 32, 64])
+    ap.add_argument("--atol", type=float, default=None,
+                    help="flexlib's absolute tolerance (default: the solver's, 1e-10)")
     ap.add_argument("--theta0", type=float, nargs="+", default=[THETA0],
                     help=f"the falling beam's initial angles [rad] ({THETA0:g}: tilted, "
                          f"{FLAT:g}: the flat drop)")
@@ -354,6 +359,8 @@ def main():
     ap.add_argument("--budget", type=float, default=120.0,
                     help="skip a setting whose predicted solve exceeds this [s]")
     a = ap.parse_args()
+    global ATOL
+    ATOL = a.atol
     paper_case(a) if a.paper_case else side_by_side(a)
 
 
