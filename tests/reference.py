@@ -229,12 +229,18 @@ def tip_deflection(beam, q) -> float:
     return float(beam.mi.Phi_L @ _split(beam, q)[1])
 
 
+def _coupling(mi):
+    """H(x_k) at the quadrature nodes: the modal data's, or for a basis on the element route
+    (which keeps H only by element) from the basis's own coupling shape."""
+    return mi.H if mi.H.shape[0] else mi.basis.coupling(mi.x)
+
+
 def _jtilde_nodes(beam, q):
     """Floating positions p_k, H_k B and the Jacobians J~_k at the quadrature nodes."""
     mi = beam.mi
     n = beam.n
     _, B, C = _split(beam, q)
-    HB = mi.H @ B                                   # (K, N)
+    HB = _coupling(mi) @ B                          # (K, N)
     p = np.stack([mi.x - 0.5 * HB @ B, mi.Phi @ B], axis=-1)   # (K, 2)
     if beam.na:
         p[:, 0] += mi.Psi @ C
@@ -265,7 +271,7 @@ def generalized_forces_quadrature(beam, q, qd, tau_d: float | None = None) -> np
     pd = np.stack([-(HB @ Bd), mi.Phi @ Bd], axis=-1)
     if beam.na:
         pd[:, 0] += mi.Psi @ Cd
-    HBd = mi.H @ Bd
+    HBd = _coupling(mi) @ Bd
     a = -thd**2 * p + 2.0 * thd * (pd @ _IT.T)
     a[:, 0] -= HBd @ Bd
     gloc = rotation(q[0]).T @ np.array([0.0, -beam.g0])

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import reference
-from flexlib.bodies.beam import BeamModel, mass_forces_quad, potential_energies
+from flexlib.bodies.beam import BeamModel, mass_forces_quad, mean_motion, potential_energies
 from flexlib.cases import falling_beam
 from flexlib.multibody.simulate import SystemSimulator
 from flexlib.params import BeamParams, SolverSettings
@@ -35,11 +35,18 @@ def state(m, rng, scale=5e-2):
     return q, qd
 
 
+def dense_H(m):
+    """H(x_k) at the quadrature nodes, (K, N*N), from the basis's own coupling shape: what the
+    quadrature route reads (a model on the element route keeps H only by element)."""
+    mi = m.mi
+    return np.ascontiguousarray(mi.basis.coupling(mi.x).reshape(len(mi.x), -1))
+
+
 def quadrature(m, q, qd):
     """M, Q by the compiled quadrature route on the same model."""
     a = m.kernel_arrays()
     return mass_forces_quad(q, qd, m.kernel_params(0.3), m.n, a.K2, a.C, a.xk, a.wk, a.Phik,
-                            a.Hk, a.Psik, a.KA)
+                            dense_H(m), a.Psik, a.KA)
 
 
 @pytest.mark.parametrize("clamp, elements", CASES)
@@ -101,6 +108,27 @@ def test_static_forces_are_minus_the_gradient_of_the_potential(clamp, elements):
     np.testing.assert_allclose(Q, -grad, rtol=0, atol=1e-6 * np.abs(grad).max())
 
 
+@pytest.mark.parametrize("clamp, elements", [("root", 5), ("centre", 8)])
+def test_mean_motion_by_elements_equals_the_quadrature_route(clamp, elements):
+    """The centre of mass, its velocity and the mean angular velocity at random deformed,
+    moving states: summed element by element (prefix sums of B^T A B, linear in the mesh) they
+    are the sums over the nodes with the dense H(x_k) (the quadrature route), to round-off."""
+    m = beam(clamp, elements)
+    a = m.kernel_arrays()
+    assert a.eA.shape[0] == elements and a.Hk.shape[0] == 0      # the element route, no dense H
+    dense = a._replace(eA=a.eA[:0], Hk=dense_H(m))
+    rng = np.random.default_rng(3 + elements)
+    Q = np.array([state(m, rng, scale=0.05)[0] for _ in range(5)])
+    Qd = np.array([state(m, rng)[1] for _ in range(5)])
+    R, Rd = rng.normal(size=(5, 2)), rng.normal(size=(5, 2))
+    got = mean_motion(Q, Qd, R, Rd, a)
+    ref = mean_motion(Q, Qd, R, Rd, dense)
+    np.testing.assert_allclose(got, ref, rtol=0, atol=1e-12 * np.abs(ref).max())
+    # the deformation matters: the undeformed beam's values differ
+    flat = mean_motion(Q * np.r_[1.0, np.zeros(m.n)], Qd, R, Rd, a)
+    assert np.abs(flat - got).max() > 1e-6
+
+
 def _falling_run(elements, quadrature_route, t_end=0.16):
     """The falling beam (continuous contact, theta0 = 0.1 rad) over 0-``t_end`` s: (its result,
     v_cm and omega_mean at ``t_end``)."""
@@ -108,9 +136,11 @@ def _falling_run(elements, quadrature_route, t_end=0.16):
                                  theta0=0.1)
     sim = SystemSimulator(system, t_end)
     if quadrature_route:            # the same model with the element data (and tensors) removed
+        Hk = dense_H(beam("centre", elements))
         bodies = tuple(b._replace(edof=b.edof[:0], estart=b.estart[:0], etail=b.etail[:0],
                                   eA=b.eA[:0], ew=b.ew[:0], ex=b.ex[:0], eN=b.eN[:0], eP=b.eP[:0],
-                                  T3r=b.T3r[:0], T3tr=b.T3tr[:0], T4r=b.T4r[:0], T4pr=b.T4pr[:0])
+                                  T3r=b.T3r[:0], T3tr=b.T3tr[:0], T4r=b.T4r[:0], T4pr=b.T4pr[:0],
+                                  Hk=Hk)
                        for b in sim.S.bodies)
         sim.S = sim.S._replace(bodies=bodies)
     res = sim.run()

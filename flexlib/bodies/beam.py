@@ -88,7 +88,7 @@ class KernelArrays(NamedTuple):
     xk: np.ndarray      # (K,) nodes [m]
     wk: np.ndarray      # (K,) weights x rho S
     Phik: np.ndarray    # (K, N) bending shapes at the nodes
-    Hk: np.ndarray      # (K, N*N) coupling shapes at the nodes, row-major
+    Hk: np.ndarray      # (K, N*N) coupling shapes at the nodes, row-major (0 rows: element route)
     Psik: np.ndarray    # (K, Na) axial shapes at the nodes
     KA: np.ndarray      # (Na, Na) axial stiffness
     Psi_L: np.ndarray   # (Na,) axial shapes at the tip (empty without axial modes)
@@ -739,6 +739,79 @@ def sample_kinematics(Y, par, arrs):
 
 
 @compiled
+def _quad_points_into(b, bd, arrs, X):
+    """The floating positions p(x_k) and rates p'(x_k) of the quadrature route's nodes x_k
+    (:class:`KernelArrays` ``xk``, ``Hk``, ``Phik``, ``Psik``) for the body's [theta, B, C] ``b``
+    and rates ``bd``, into X (K, 4) as (p_x, p_y, p'_x, p'_y): p = (x - 1/2 B^T H B + Psi C,
+    Phi B), p' = (-B'^T H B + Psi C', Phi B')."""
+    n = arrs.Phi_L.shape[0]
+    na = arrs.Psi_L.shape[0]
+    for j in range(arrs.xk.shape[0]):
+        bhb = 0.0
+        bhbd = 0.0
+        py = 0.0
+        pdy = 0.0
+        for i in range(n):
+            hb = 0.0
+            for l in range(n):
+                hb += arrs.Hk[j, i * n + l] * b[1 + l]
+            bhb += b[1 + i] * hb
+            bhbd += bd[1 + i] * hb
+            py += arrs.Phik[j, i] * b[1 + i]
+            pdy += arrs.Phik[j, i] * bd[1 + i]
+        px = arrs.xk[j] - 0.5 * bhb
+        pdx = -bhbd
+        for a in range(na):
+            px += arrs.Psik[j, a] * b[1 + n + a]
+            pdx += arrs.Psik[j, a] * bd[1 + n + a]
+        X[j, 0] = px
+        X[j, 1] = py
+        X[j, 2] = pdx
+        X[j, 3] = pdy
+
+
+@compiled
+def _element_points_into(b, bd, arrs, X):
+    """The same at the element route's nodes (node G e + k is node k of element e; no axial
+    coordinates on this route): B^T H B at a node is the chain's carry sum_a B_a^T A_a B_a over
+    its earlier elements plus B_e^T P B_e, and likewise B'^T H B (:func:`mass_forces_elem_into`'s
+    regrouping), O(E) instead of O(K N^2)."""
+    G = arrs.ew.shape[1]
+    c = 0.0
+    cd = 0.0
+    for e in range(arrs.edof.shape[0]):
+        if arrs.estart[e]:
+            c = 0.0
+            cd = 0.0
+        for k in range(G):
+            bl = 0.0
+            dl = 0.0
+            py = 0.0
+            pdy = 0.0
+            for a in range(4):
+                l = 0.0
+                for m in range(4):
+                    l += arrs.eP[e, k, a, m] * _at(b, 1, arrs.edof[e, m])
+                ba = _at(b, 1, arrs.edof[e, a])
+                da = _at(bd, 1, arrs.edof[e, a])
+                bl += ba * l
+                dl += da * l
+                py += arrs.eN[e, k, a] * ba
+                pdy += arrs.eN[e, k, a] * da
+            j = G * e + k
+            X[j, 0] = arrs.ex[e, k] - 0.5 * (c + bl)
+            X[j, 1] = py
+            X[j, 2] = -(cd + dl)
+            X[j, 3] = pdy
+        for a in range(4):
+            l = 0.0
+            for m in range(4):
+                l += arrs.eA[e, a, m] * _at(b, 1, arrs.edof[e, m])
+            c += _at(b, 1, arrs.edof[e, a]) * l
+            cd += _at(bd, 1, arrs.edof[e, a]) * l
+
+
+@compiled
 def mean_motion(Qb, Qdb, R, Rd, arrs):
     """The frame-free motion of a body at m samples: an array (m, 5) with its centre of mass
     r_cm (x, y) [m], its velocity v_cm (x, y) [m/s] and its mean angular velocity
@@ -747,18 +820,24 @@ def mean_motion(Qb, Qdb, R, Rd, arrs):
 
     ``Qb``, ``Qdb`` (m, 1 + N + Na) the body's [theta, B, C] and rates, ``R``, ``Rd`` (m, 2) its
     frame origin and rate.  By the quadrature of the body's modal data ``arrs``
-    (:class:`KernelArrays`: nodes x_k, weights w_k rho S, Phi, H, Psi at the
-    nodes) over its material points r_k = R + W p(x_k) and their velocities
-    v_k = R' + W (p'(x_k) + theta' I~ p(x_k)): m = sum w_k, r_cm = sum w_k r_k / m, likewise
+    (:class:`KernelArrays`) over its material points r_k = R + W p(x_k) and their velocities
+    v_k = R' + W (p'(x_k) + theta' I~ p(x_k)), p and p' at the nodes from the element route where
+    the basis has one (:func:`_element_points_into`, linear in the mesh), else from the
+    quadrature route (:func:`_quad_points_into`): m = sum w_k, r_cm = sum w_k r_k / m, likewise
     v_cm, H_cm = sum w_k (r_k - r_cm) x (v_k - v_cm), I_cm = sum w_k |r_k - r_cm|^2."""
-    n = arrs.Phi_L.shape[0]
-    na = arrs.Psi_L.shape[0]
-    K = arrs.xk.shape[0]
+    elem = element_route(arrs)
+    wts = arrs.ew.reshape(-1) if elem else arrs.wk
+    K = wts.shape[0]
     ns = Qb.shape[0]
     out = np.empty((ns, 5))
+    X = np.empty((K, 4))
     P = np.empty((K, 2))
     V = np.empty((K, 2))
     for k in range(ns):
+        if elem:
+            _element_points_into(Qb[k], Qdb[k], arrs, X)
+        else:
+            _quad_points_into(Qb[k], Qdb[k], arrs, X)
         th = Qb[k, 0]
         thd = Qdb[k, 0]
         c = math.cos(th)
@@ -769,30 +848,14 @@ def mean_motion(Qb, Qdb, R, Rd, arrs):
         vx = 0.0
         vy = 0.0
         for j in range(K):
-            bhb = 0.0
-            bhbd = 0.0
-            py = 0.0
-            pdy = 0.0
-            for i in range(n):
-                hb = 0.0
-                for l in range(n):
-                    hb += arrs.Hk[j, i * n + l] * Qb[k, 1 + l]
-                bhb += Qb[k, 1 + i] * hb
-                bhbd += Qdb[k, 1 + i] * hb
-                py += arrs.Phik[j, i] * Qb[k, 1 + i]
-                pdy += arrs.Phik[j, i] * Qdb[k, 1 + i]
-            px = arrs.xk[j] - 0.5 * bhb
-            pdx = -bhbd
-            for a in range(na):
-                px += arrs.Psik[j, a] * Qb[k, 1 + n + a]
-                pdx += arrs.Psik[j, a] * Qdb[k, 1 + n + a]
+            px, py, pdx, pdy = X[j, 0], X[j, 1], X[j, 2], X[j, 3]
             ux = pdx - thd * py
             uy = pdy + thd * px
             P[j, 0] = R[k, 0] + c * px - s * py
             P[j, 1] = R[k, 1] + s * px + c * py
             V[j, 0] = Rd[k, 0] + c * ux - s * uy
             V[j, 1] = Rd[k, 1] + s * ux + c * uy
-            w = arrs.wk[j]
+            w = wts[j]
             m += w
             cx += w * P[j, 0]
             cy += w * P[j, 1]
@@ -807,8 +870,8 @@ def mean_motion(Qb, Qdb, R, Rd, arrs):
         for j in range(K):
             dx = P[j, 0] - cx
             dy = P[j, 1] - cy
-            h += arrs.wk[j] * (dx * (V[j, 1] - vy) - dy * (V[j, 0] - vx))
-            inertia += arrs.wk[j] * (dx * dx + dy * dy)
+            h += wts[j] * (dx * (V[j, 1] - vy) - dy * (V[j, 0] - vx))
+            inertia += wts[j] * (dx * dx + dy * dy)
         out[k, 0] = cx
         out[k, 1] = cy
         out[k, 2] = vx
@@ -869,7 +932,7 @@ class BeamModel:
                 # generic quadrature route: with axial modes (an extension beyond the paper), and
                 # for a basis without the tensors T3, T4
                 xk=c(mi.x), wk=c(mi.w * mi.rhoS), Phik=c(mi.Phi),
-                Hk=c(mi.H.reshape(len(mi.x), n * n)), Psik=c(mi.Psi), KA=c(mi.K_A),
+                Hk=c(mi.H.reshape(mi.H.shape[0], n * n)), Psik=c(mi.Psi), KA=c(mi.K_A),
                 Psi_L=c(mi.Psi_L), Psibar=c(mi.Psibar), **el._asdict())
         return self._kernel_arrays
 

@@ -114,7 +114,8 @@ class ModalIntegrals:
     Attributes (N = number of modes, K = quadrature points):
 
     ``x, w`` (K,) nodes and weights on [0, L]; ``Phi, dPhi, ddPhi`` (K, N);
-    ``H`` (K, N, N) the coupling-shape matrix H(x_k) of eq (4); ``Phi_L`` (N,), ``H_L`` (N, N)
+    ``H`` (K, N, N) the coupling-shape matrix H(x_k) of eq (4) (no rows for a basis on the
+    element route, whose ``elements`` hold it by element); ``Phi_L`` (N,), ``H_L`` (N, N)
     at the tip; ``lam`` (N,) the roots beta_i L.
 
     Constant integrals (rho S included): ``m`` mass, ``J_ob`` = int rho S x^2, ``M2`` =
@@ -328,9 +329,14 @@ def modal_integrals(beam: BeamParams, basis=None) -> ModalIntegrals:
     K_A = EA * (w * dPsi.T) @ dPsi
     M_A = (ws * Psi.T) @ Psi
     Psibar = ws @ Psi
+    elements = element_integrals(basis, rhoS, na)
+    if elements.eA.shape[0] > 0:
+        # the element route needs H only as its local parts (elements.eA, eP): the dense
+        # H(x_k), K N^2 numbers (3.2 GB at 512 coordinates), is not kept
+        H = np.zeros((0, n, n))
     return ModalIntegrals(
         L=L, rhoS=rhoS, EI=EI, n=n, lam=basis.lam, x=x, w=w, Phi=Phi, dPhi=dPhi, ddPhi=ddPhi,
         H=H, Phi_L=PhiL, H_L=H_L, m=rhoS * L, J_ob=float(ws @ x**2), M2=M2, D=D, S_y=S_y, K2=K2,
         Hbar=Hbar, Sbar=Sbar, Rx0=float(ws @ x), T3=np.ascontiguousarray(T3),
         T4=np.ascontiguousarray(T4), C=C, na=na, EA=EA, Psi=Psi, dPsi=dPsi, Psi_L=Psi_L, K_A=K_A,
-        M_A=M_A, Psibar=Psibar, basis=basis, elements=element_integrals(basis, rhoS, na))
+        M_A=M_A, Psibar=Psibar, basis=basis, elements=elements)

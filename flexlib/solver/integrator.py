@@ -558,7 +558,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     _rhs(t0, y0, mode, model, mult, par, arrs, ws, f, out)
     n_rhs = 1
     if not t_end > t0:
-        return 0, OK, ts[:1].copy(), hs[:0].copy(), ys[:1].copy(), Fs[:0].copy(), 0, t_event, \
+        return 0, OK, ts[:1], hs[:0], ys[:1], Fs[:0], 0, t_event, \
             y_event, n_rhs, n_evt, n_rej
     _event_values_into(out, epar, eoff, g)
     if first_step > 0.0:
@@ -634,7 +634,9 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         g, g_new = g_new, g
         if t_new - t_end >= 0.0:
             break
-    return status, code, ts[:n + 1].copy(), hs[:n].copy(), ys[:n + 1].copy(), Fs[:n].copy(), \
+    # views, not copies: a copy would double a long phase's memory at its end (the buffers'
+    # unused capacity was never written, so it holds no memory)
+    return status, code, ts[:n + 1], hs[:n], ys[:n + 1], Fs[:n], \
         ev_mask, t_event, y_event, n_rhs, n_evt, n_rej
 
 
