@@ -392,11 +392,13 @@ def _phase_buffers(y0, arrs, cap):
     y_event = np.empty(ny)
     for k in range(ny):
         y_event[k] = np.nan
+    Y2 = np.empty((2, ny))
+    _put(Y2[0], y0)
     return (np.empty(cap), np.empty(cap), np.empty((cap, ny)), np.empty((cap, 7, ny)),
             np.empty((16, ny)), np.empty(ny), np.zeros(_NEV, dtype=np.bool_), np.empty(_NEV),
-            np.zeros((16, _NEV)), np.empty(_NEV), y0.copy(), np.empty(ny), np.empty(ny),
-            np.empty(ny), np.empty(_NOUT), np.empty(_NEV), np.empty(_NEV), _work_arrays(arrs),
-            (np.empty(ny), np.empty(_NOUT), np.empty(_NEV)), y_event)
+            np.zeros((16, _NEV)), np.empty(_NEV), Y2, np.empty((2, ny)), np.empty(_NOUT),
+            np.empty((2, _NEV)), _work_arrays(arrs), (np.empty(ny), np.empty(_NOUT),
+                                                     np.empty(_NEV)), y_event)
 
 
 def _interior_candidate(G, C, s_lo, s_hi, g, active, direction):
@@ -544,29 +546,67 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     evaluations of the steps, ``n_evt`` those of the event location, ``n_rej`` rejected steps.
     """
     cap = 64
-    (ts, hs, ys, Fs, K, yq, hit, roots, G, xb, y, y_new, f, f_new, out, g, g_new, ws, scr,
+    (ts, hs, ys, Fs, K, yq, hit, roots, G, xb, Y2, F2, out, G2, ws, scr,
      y_event) = _phase_buffers(y0, arrs, cap)
-    watch = np.any(active)
-    t = t0
     ts[0] = t0
     _put(ys[0], y0)
-    n = 0
-    n_evt = 0
-    n_rej = 0
-    ev_mask = 0
-    t_event = np.nan
-    _rhs(t0, y0, mode, model, mult, par, arrs, ws, f, out)
-    n_rhs = 1
+    _rhs(t0, Y2[0], mode, model, mult, par, arrs, ws, F2[0], out)
     if not t_end > t0:
-        return 0, OK, ts[:1], hs[:0], ys[:1], Fs[:0], 0, t_event, \
-            y_event, n_rhs, n_evt, n_rej
-    _event_values_into(out, epar, eoff, g)
+        return 0, OK, ts[:1], hs[:0], ys[:1], Fs[:0], 0, np.nan, y_event, 1, 0, 0
+    _event_values_into(out, epar, eoff, G2[0])
+    st = np.empty(3)                    # t, the next step's size, the event time
+    ct = np.zeros(6, dtype=np.int64)    # steps, RHS and event evaluations, rejections, mask, row
+    st[S_T] = t0
+    st[S_TEV] = np.nan
+    ct[C_RHS] = 1
     if first_step > 0.0:
-        h_abs = min(first_step, t_end - t0)
+        st[S_H] = min(first_step, t_end - t0)
     else:
-        h_abs = _initial_step(t0, y0, f, t_end - t0, rtol, atol, max_step, mode, model, mult, par,
-                              arrs, ws, yq, scr[0], out, 7)
-        n_rhs += 1
+        st[S_H] = _initial_step(t0, Y2[0], F2[0], t_end - t0, rtol, atol, max_step, mode, model,
+                                mult, par, arrs, ws, yq, scr[0], out, 7)
+        ct[C_RHS] += 1
+    while True:
+        # the step loop, compiled without reference counting (handing the kernel's arrays from
+        # one inlined call to the next in reference-counted code costs an atomic increment and
+        # decrement of each of them: several microseconds per step); it returns for more room
+        status, code = _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active,
+                              direction, epar, eoff, max_steps, dense,
+                              (ts, hs, ys, Fs, K, yq, hit, roots, G, xb, Y2, F2, out, G2, ws, scr,
+                               y_event), st, ct)
+        if status != GROW:
+            break
+        cap *= 2
+        ts, hs, ys, Fs = _grow(ts, cap), _grow(hs, cap), _grow(ys, cap), _grow(Fs, cap)
+    n = ct[C_N]
+    # views, not copies: a copy would double a long phase's memory at its end (the buffers'
+    # unused capacity was never written, so it holds no memory)
+    return status, code, ts[:n + 1], hs[:n], ys[:n + 1], Fs[:n], \
+        ct[C_MASK], st[S_TEV], y_event, ct[C_RHS], ct[C_EVT], ct[C_REJ]
+
+
+# integrate_phase's step loop state: st (floats) and ct (integers)
+S_T, S_H, S_TEV = 0, 1, 2
+C_N, C_RHS, C_EVT, C_REJ, C_MASK, C_ROW = 0, 1, 2, 3, 4, 5
+GROW = 2                    # _steps' status when the storage is full
+
+
+def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, direction, epar,
+           eoff, max_steps, dense, bufs, st, ct):
+    """The accepted steps of :func:`integrate_phase` from its state (``st``: t, the next step's
+    size, the event time; ``ct``: steps n, RHS evaluations, event evaluations, rejections, the
+    events' bit mask, the row of ``Y2``, ``F2``, ``G2`` that holds y, f and the event values at
+    t).  Returns (status, code) as integrate_phase, or (GROW, OK) when the storage has no room
+    for another step (the caller enlarges it and calls again).  Allocation-free."""
+    ts, hs, ys, Fs, K, yq, hit, roots, G, xb, Y2, F2, out, G2, ws, scr, y_event = bufs
+    cap = ts.shape[0]
+    watch = False
+    for i in range(_NEV):
+        watch = watch or active[i]
+    t = st[S_T]
+    h_abs = st[S_H]
+    n = ct[C_N]
+    r = ct[C_ROW]
+    y, y_new, f, f_new, g, g_new = Y2[r], Y2[1 - r], F2[r], F2[1 - r], G2[r], G2[1 - r]
     status, code = 0, OK
     while True:
         if n >= max_steps:
@@ -574,6 +614,9 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             break
         if n >= COLLAPSE_WINDOW and ts[n] - ts[n - COLLAPSE_WINDOW] < COLLAPSE_WINDOW * COLLAPSE_STEP:
             status, code = -1, STEP_COLLAPSE
+            break
+        if n + 2 >= cap:                # room for this step and an event point after it
+            status, code = GROW, OK
             break
         # ---- one accepted step (scipy RungeKutta._step_impl)
         min_step = 10.0 * abs(np.nextafter(t, np.inf) - t)
@@ -584,8 +627,8 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         t_new, h, h_abs, tries, failed, non_finite = _attempt_step(
             t, t_end, h_abs, min_step, y, f, K, yq, y_new, f_new, out, G, watch, atol, rtol, mode,
             model, mult, par, arrs, ws, epar, eoff)
-        n_rhs += 12 * tries
-        n_rej += tries - 1 if not failed else tries
+        ct[C_RHS] += 12 * tries
+        ct[C_REJ] += tries - 1 if not failed else tries
         if failed:
             status, code = -1, (NON_FINITE if non_finite else TOO_SMALL_STEP)
             break
@@ -604,40 +647,37 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         if full:
             _rk_stages(t, h, y, K, yq, y_new, out, G, watch, 13, 16, mode, model, mult, par, arrs,
                        ws, epar, eoff)
-            n_rhs += 3
-        if n + 1 >= cap:
-            cap *= 2
-            ts, hs, ys, Fs = _grow(ts, cap), _grow(hs, cap), _grow(ys, cap), _grow(Fs, cap)
+            ct[C_RHS] += 3
         Fn = Fs[n]
         _dense_coefficients(K, y, y_new, f_new, h, full, Fn)
         hs[n] = h
         # ---- confirm interior candidates on the interpolant: the earliest stage time c at
         # which event i has left the sign it had at t, checked in the direction of the event
         if watch and not any_hit and full:
-            n_evt += _confirm_interior(t, h, Fn, y, yq, G, _C, g, active, direction, hit, xb,
-                                       mode, model, mult, par, arrs, epar, eoff, ws, scr)
+            ct[C_EVT] += _confirm_interior(t, h, Fn, y, yq, G, _C, g, active, direction, hit, xb,
+                                           mode, model, mult, par, arrs, epar, eoff, ws, scr)
         # ---- event location (solve_ivp handle_events; all events are terminal)
         t_hit, ne, mask, n = _stop_at_event(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult,
                                             par, arrs, epar, eoff, ws, scr, ts, ys, n, y_event)
-        n_evt += ne
+        ct[C_EVT] += ne
         if t_hit < np.inf:
-            ev_mask |= mask
-            t_event = t_hit
+            ct[C_MASK] |= mask
+            st[S_TEV] = t_hit
             status, code = 1, EVENT
             break
         n += 1
         ts[n] = t_new
         _put(ys[n], y_new)
         t = t_new
-        y, y_new = y_new, y
-        f, f_new = f_new, f
-        g, g_new = g_new, g
+        r = 1 - r
+        y, y_new, f, f_new, g, g_new = y_new, y, f_new, f, g_new, g
         if t_new - t_end >= 0.0:
             break
-    # views, not copies: a copy would double a long phase's memory at its end (the buffers'
-    # unused capacity was never written, so it holds no memory)
-    return status, code, ts[:n + 1], hs[:n], ys[:n + 1], Fs[:n], \
-        ev_mask, t_event, y_event, n_rhs, n_evt, n_rej
+    st[S_T] = t
+    st[S_H] = h_abs
+    ct[C_N] = n
+    ct[C_ROW] = r
+    return status, code
 
 
 def _stop_at_event(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult, par, arrs, epar, eoff,
@@ -686,9 +726,9 @@ _INLINED = ("_rhs", "_event_at", "_brentq", "_phase_buffers", "_initial_step", "
 # allocation-free, so compiled without reference counting (see _jit.NO_REFCOUNT)
 _HOT = ("_put", "_stage", "_rms2", "dense_point", "_stage_events", "_flips", "_stage_flip",
         "_interior_candidate", "_stage_flip_after", "_rk_stages", "_error_norm", "_active_events",
-        "_dense_coefficients")
+        "_dense_coefficients", "_steps")
 # the functions that call no right-hand side, compiled here once
-_KERNEL_FREE = tuple(n for n in _HOT if n not in ("_stage_events", "_rk_stages"))
+_KERNEL_FREE = tuple(n for n in _HOT if n not in ("_stage_events", "_rk_stages", "_steps"))
 _JITTED = _KERNEL_FREE + ("_grow", "dense_eval")
 if COMPILED:
     import numba as _nb
@@ -768,7 +808,7 @@ def specialize(kern):
     if key not in _SPECIALIZED:
         names = ("_stage_events", "_rhs", "_event_at", "_brentq", "_rk_stages", "_phase_buffers",
                  "_initial_step", "_attempt_step", "_confirm_interior", "_locate_events",
-                 "_stop_at_event", "integrate_phase")
+                 "_stop_at_event", "_steps", "integrate_phase")
         g = compile_around(kern, globals(), names, _INLINED, _HOT, "integrator.kernel-sha256")
         _SPECIALIZED[key] = (kern, g["integrate_phase"])
     return _SPECIALIZED[key][1]

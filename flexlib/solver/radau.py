@@ -68,9 +68,9 @@ from types import SimpleNamespace
 import numpy as np
 
 from . import integrator as _ig
-from .integrator import (COLLAPSE_STEP, COLLAPSE_WINDOW, COMPILED, EVENT, MAX_STEPS, NEWTON_FAILURE,
-                         NON_FINITE, OK, STEP_COLLAPSE, TOO_SMALL_STEP, _active_events, _grow, _put,
-                         dense_point)
+from .integrator import (COLLAPSE_STEP, COLLAPSE_WINDOW, COMPILED, EVENT, GROW, MAX_STEPS,
+                         NEWTON_FAILURE, NON_FINITE, OK, STEP_COLLAPSE, TOO_SMALL_STEP,
+                         _active_events, _grow, _put, dense_point)
 from .linalg import lu_factor as _lu_factor, lu_solve as _lu_solve
 
 __all__ = ["specialize", "C", "NEWTON_MAXITER"]
@@ -473,7 +473,9 @@ def _radau_buffers(y0, arrs, cap, n2, nz):
     derivatives), the vectors (yq, fq, scale, err, e2, rr, dr, y, y_new, f, f_new), the
     Jacobian, the reduced real and complex matrices with their pivots and work vectors, and
     the event arrays (stage values, flags, roots, brackets, values at both ends, the outputs,
-    Brent's scratch and the event state)."""
+    Brent's scratch and the event state).  y and y_new are rows 7 and 8 of the vectors, f and
+    f_new rows 9 and 10, the event values at both ends the two rows of one array: the step loop
+    swaps each pair by an index."""
     ny = y0.shape[0]
     m = n2 + nz
     y_event = np.empty(ny)
@@ -487,7 +489,7 @@ def _radau_buffers(y0, arrs, cap, n2, nz):
            np.zeros(m, dtype=np.complex128), np.zeros(ny, dtype=np.complex128),
            np.zeros(ny, dtype=np.complex128), _nt_arrays(arrs), np.zeros(1, dtype=np.bool_))
     ev = (np.zeros((2, _NEV)), np.zeros(_NEV, dtype=np.bool_), np.empty(_NEV), np.empty(_NEV),
-          np.empty(_NEV), np.empty(_NEV), np.empty(_NOUT),
+          np.empty((2, _NEV)), np.empty(_NOUT),
           (np.empty(ny), np.empty(_NOUT), np.empty(_NEV)), y_event, _work_arrays(arrs))
     return store, newton, vec, lin, ev
 
@@ -506,30 +508,22 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     cap = 64
     store, newton, vec, lin, ev = _radau_buffers(y0, arrs, cap, n2, nz)
     ts, hs, ys, Fs = store
-    Z = newton[0]
     yq, fq = vec[0], vec[1]
-    wk = (vec[0], vec[1], vec[2], vec[3], vec[4], vec[5], vec[6])
-    y, y_new, f, f_new = vec[7], vec[8], vec[9], vec[10]
+    y, f = vec[7], vec[9]
     lin[10][0] = _nt_usable(par, arrs)
-    G, hit, roots, xb, g, g_new, out, scr, y_event, ws = ev
+    G, hit, roots, xb, G2, out, scr, y_event, ws = ev
     kx = (mode, model, mult, par, arrs, ws)
     _put(y, y0)
     ctl = np.zeros(6)
     cnt = np.zeros(4, dtype=np.int64)
-    watch = np.any(active)
-    t = t0
     ts[0] = t0
     _put(ys[0], y0)
-    n = 0
-    n_evt = 0
-    ev_mask = 0
-    t_event = np.nan
     _rhs(t0, y, mode, model, mult, par, arrs, ws, f, out)
     cnt[N_RHS] = 1
     if not t_end > t0:
-        return 0, OK, ts[:1], hs[:0], ys[:1], Fs[:0], 0, t_event, \
-            y_event, cnt[N_RHS], n_evt, 0, 0, 0
-    _event_values_into(out, epar, eoff, g)
+        return 0, OK, ts[:1], hs[:0], ys[:1], Fs[:0], 0, np.nan, \
+            y_event, cnt[N_RHS], 0, 0, 0, 0
+    _event_values_into(out, epar, eoff, G2[0])
     if first_step > 0.0:
         ctl[H_ABS] = min(first_step, t_end - t0)
     else:
@@ -543,6 +537,48 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     ctl[FIRST] = 1.0
     ctl[H_OLD] = ctl[ERR_OLD] = -1.0
     tol = max(10.0 * np.finfo(np.float64).eps / rtol, min(0.03, rtol ** 0.5))
+    st = np.empty(2)                    # t, the event time
+    ct = np.zeros(4, dtype=np.int64)    # steps, event evaluations, the events' mask, the row
+    st[0] = t0
+    st[1] = np.nan
+    while True:
+        # the step loop, compiled without reference counting (integrator.integrate_phase says why)
+        status, code = _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active,
+                              direction, epar, eoff, max_steps, n2, nz, tol,
+                              (ts, hs, ys, Fs), newton, vec, lin, ev, ctl, cnt, st, ct)
+        if status != GROW:
+            break
+        cap *= 2
+        ts, hs, ys, Fs = _grow(ts, cap), _grow(hs, cap), _grow(ys, cap), _grow(Fs, cap)
+    n = ct[0]
+    # views, not copies: a copy would double a long phase's memory at its end (the buffers'
+    # unused capacity was never written, so it holds no memory)
+    return status, code, ts[:n + 1], hs[:n], ys[:n + 1], Fs[:n], \
+        ct[2], st[1], y_event, cnt[N_RHS], ct[1], cnt[N_REJ], cnt[N_JAC], cnt[N_LU]
+
+
+def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, direction, epar,
+           eoff, max_steps, n2, nz, tol, store, newton, vec, lin, ev, ctl, cnt, st, ct):
+    """The accepted steps of :func:`integrate_phase` from its state (``st``: t, the event time;
+    ``ct``: steps n, event evaluations, the events' bit mask, the row pair of ``vec`` and
+    ``G2`` holding y, f and the event values at t; ``ctl`` and ``cnt`` the step control and
+    the counters).  Returns (status, code) as integrate_phase, or (GROW, OK) when the storage
+    has no room for another step.  Allocation-free."""
+    ts, hs, ys, Fs = store
+    cap = ts.shape[0]
+    yq, fq = vec[0], vec[1]
+    wk = (vec[0], vec[1], vec[2], vec[3], vec[4], vec[5], vec[6])
+    G, hit, roots, xb, G2, out, scr, y_event, ws = ev
+    kx = (mode, model, mult, par, arrs, ws)
+    Z = newton[0]
+    watch = False
+    for i in range(_NEV):
+        watch = watch or active[i]
+    t = st[0]
+    n = ct[0]
+    r = ct[3]
+    y, y_new, f, f_new = vec[7 + r], vec[8 - r], vec[9 + r], vec[10 - r]
+    g, g_new = G2[r], G2[1 - r]
     status, code = 0, OK
     while True:
         if n >= max_steps:
@@ -551,6 +587,9 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         if n >= COLLAPSE_WINDOW and \
                 ts[n] - ts[n - COLLAPSE_WINDOW] < COLLAPSE_WINDOW * COLLAPSE_STEP:
             status, code = -1, STEP_COLLAPSE
+            break
+        if n + 2 >= cap:                # room for this step and an event point after it
+            status, code = GROW, OK
             break
         min_step = 10.0 * abs(np.nextafter(t, np.inf) - t)
         if ctl[H_ABS] > max_step or ctl[H_ABS] < min_step:
@@ -580,36 +619,32 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         any_hit = _active_events(g, g_new, active, direction, hit)
         for i in range(_NEV):
             xb[i] = t_new
-        if n + 1 >= cap:
-            cap *= 2
-            ts, hs, ys, Fs = _grow(ts, cap), _grow(hs, cap), _grow(ys, cap), _grow(Fs, cap)
         Fn = Fs[n]
         _dense_cubic(Z, Fn)
         hs[n] = h
         if watch and not any_hit:
-            n_evt += _confirm_interior(t, h, Fn, y, yq, G, _CI, g, active, direction, hit, xb,
+            ct[1] += _confirm_interior(t, h, Fn, y, yq, G, _CI, g, active, direction, hit, xb,
                                        mode, model, mult, par, arrs, epar, eoff, ws, scr)
         t_hit, ne, mask, n = _stop_at_event(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult,
                                             par, arrs, epar, eoff, ws, scr, ts, ys, n, y_event)
-        n_evt += ne
+        ct[1] += ne
         if t_hit < np.inf:
-            ev_mask |= mask
-            t_event = t_hit
+            ct[2] |= mask
+            st[1] = t_hit
             status, code = 1, EVENT
             break
         n += 1
         ts[n] = t_new
         _put(ys[n], y_new)
         t = t_new
-        y, y_new = y_new, y
-        f, f_new = f_new, f
-        g, g_new = g_new, g
+        r = 1 - r
+        y, y_new, f, f_new, g, g_new = y_new, y, f_new, f, g_new, g
         if t_new - t_end >= 0.0:
             break
-    # views, not copies: a copy would double a long phase's memory at its end (the buffers'
-    # unused capacity was never written, so it holds no memory)
-    return status, code, ts[:n + 1], hs[:n], ys[:n + 1], Fs[:n], \
-        ev_mask, t_event, y_event, cnt[N_RHS], n_evt, cnt[N_REJ], cnt[N_JAC], cnt[N_LU]
+    st[0] = t
+    ct[0] = n
+    ct[3] = r
+    return status, code
 
 
 # the right-hand side: set in the copy of these functions that specialize() compiles around one
@@ -653,7 +688,8 @@ def specialize(kern, cache=True, newton=None):
         base.update(_nt_arrays=nt.newton_arrays, _nt_usable=nt.newton_usable,
                     _nt_store=nt.newton_store, _nt_factor=nt.newton_factor,
                     _nt_solve=nt.newton_solve)
-        g = _ig.compile_around(kern, base, _INLINED + ("integrate_phase",), _INLINED, (),
+        g = _ig.compile_around(kern, base, _INLINED + ("_steps", "integrate_phase"), _INLINED,
+                               ("_steps",),
                                "radau.kernel-sha256", cache, "" if newton is None else "_newton")
         _SPECIALIZED[key] = (kern, newton, g["integrate_phase"])
     return _SPECIALIZED[key][2]
