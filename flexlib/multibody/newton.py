@@ -59,7 +59,7 @@ def _factor_arrays(S, nt, z):
     augmented bands, pivots and flags, a band vector, V, D^-1 V, the small system with its
     pivots and right-hand sides, a column, Y = A0^-1 U, the Woodbury matrix, its pivots and
     vector, two state-sized vectors (all of size 1 for a system not solved through its
-    structure, which never uses them)."""
+    structure, which never uses them), and the contact terms' kq used with this lam."""
     nb = S.bint.shape[0]
     if S.structured:
         nq = S.nq
@@ -73,14 +73,16 @@ def _factor_arrays(S, nt, z):
             np.zeros(na) + z, np.zeros((nq, 6 * nb)) + z, np.zeros((nq, 6 * nb)) + z,
             np.zeros((ns, ns)) + z, np.zeros(ns, dtype=np.int64), np.zeros((ns, m)) + z,
             np.zeros((nq, m)) + z, np.zeros((nq, m)) + z, np.zeros((m, m)) + z,
-            np.zeros(m, dtype=np.int64), np.zeros(m) + z, np.zeros(nq) + z, np.zeros(nq) + z)
+            np.zeros(m, dtype=np.int64), np.zeros(m) + z, np.zeros(nq) + z, np.zeros(nq) + z,
+            np.zeros(m))
 
 
 @compiled
 def newton_arrays(S):
     """(store, real factorization, complex factorization) for the system arrays ``S``: the
     store holds the unfactorized augmented bands of M, the velocity transformation's rows, the
-    bodies' frame blocks, the contact terms (U, W rows, kq, kv) and their count."""
+    bodies' frame blocks, the contact terms (U, W rows, kq, kv), their count and, per term, how
+    its kq grows with the penetration (:func:`_onset_kq`)."""
     nb = S.bint.shape[0]
     nt = TERMS_PER_CONTACT * S.cint.shape[0]
     if S.structured:
@@ -93,7 +95,7 @@ def newton_arrays(S):
         nq, db, na, w, m = 1, 1, 1, 1, 1
     store = (np.zeros((nb, na, w)), np.zeros((nb, 2, nq)), np.zeros((nb, db, db)),
              np.zeros((m, nq)), np.zeros((m, nq)), np.zeros(m), np.zeros(m),
-             np.zeros(1, dtype=np.int64))
+             np.zeros(1, dtype=np.int64), np.zeros((m, 4)))
     return store, _factor_arrays(S, nt, 0.0), _factor_arrays(S, nt, 0j)
 
 
@@ -126,14 +128,37 @@ def newton_usable(par, S):
 
 
 @inlined
-def _add_term(st, t, u, w, kq, kv, nq):
+def _add_term(st, t, u, w, kq, kv, nq, delta, rate, a, n):
+    """Term t: u kq w^T (and kv); with a != 0, kq grows with the penetration delta (rate delta')
+    as a delta^(n - 1) (:func:`_onset_kq`)."""
     U, Wl, KQ, KV = st[3], st[4], st[5], st[6]
     for i in range(nq):
         U[t, i] = u[i]
         Wl[t, i] = w[i]
     KQ[t] = kq
     KV[t] = kv
+    st[8][t, 0] = delta
+    st[8][t, 1] = rate
+    st[8][t, 2] = a
+    st[8][t, 3] = n
     return t + 1
+
+
+@inlined
+def _onset_kq(st, t, lam):
+    """Term t's kq in the Newton matrix with lam = gamma / h: its slope at the penetration the
+    step reaches, delta + delta' / |lam|, where that is steeper than the slope at the step's
+    start.  A Hertz contact (N = K delta^n, n > 1) has no stiffness at its onset, and a Newton
+    matrix without any diverges as soon as the step penetrates (the step was then halved to a
+    few nanoseconds, where the round-off of a fine mesh's elastic forces stalls the iteration);
+    the collocation equations, and so the solution, are unchanged."""
+    kq = st[5][t]
+    p = st[8][t]
+    if p[2] != 0.0 and p[1] > 0.0:
+        k2 = p[2] * (p[0] + p[1] / abs(lam)) ** (p[3] - 1.0)
+        if k2 > kq:
+            kq = k2
+    return kq
 
 
 @hot
@@ -167,19 +192,24 @@ def newton_store(y, par, S, ws, out, st):
             continue
         o = O_C0 + NOC * c
         cf = S.cflt[c]
-        ng, nv = normal_force_slopes(out[o + OC_GAP], out[o + OC_VN], cf[C_K], cf[C_N], cf[C_D],
-                                     cf[C_C], par[4 * c + D_VIN])
-        if ng == 0.0 and nv == 0.0:
+        gap, v_n = out[o + OC_GAP], out[o + OC_VN]
+        ng, nv = normal_force_slopes(gap, v_n, cf[C_K], cf[C_N], cf[C_D], cf[C_C],
+                                     par[4 * c + D_VIN])
+        if ng == 0.0 and nv == 0.0 and not v_n < 0.0:
             continue
-        t = _add_term(st, t, WN[c], WN[c], -ng, -nv, nq)
+        # how the slope grows with the penetration: K n delta^(n-1) (1 + D delta' / delta'_in)
+        delta = -gap if gap < 0.0 else 0.0
+        damp = 1.0 + cf[C_D] * (-v_n) / par[4 * c + D_VIN] if cf[C_D] != 0.0 else 1.0
+        a = cf[C_K] * cf[C_N] * damp if damp > 0.0 else 0.0
+        t = _add_term(st, t, WN[c], WN[c], -ng, -nv, nq, delta, -v_n, a, cf[C_N])
         if S.cint[c, 3] == MOD_COULOMB:
             vt = out[o + OC_VT]
             mu = modified_coulomb(vt, cf[C_MU_D], cf[C_V0], cf[C_V1])
             dv = 1e-9 + 1e-6 * abs(vt)
             dmu = (modified_coulomb(vt + dv, cf[C_MU_D], cf[C_V0], cf[C_V1])
                    - modified_coulomb(vt - dv, cf[C_MU_D], cf[C_V0], cf[C_V1])) / (2.0 * dv)
-            t = _add_term(st, t, WT[c], WN[c], mu * ng, mu * nv, nq)
-            t = _add_term(st, t, WT[c], WT[c], 0.0, dmu * out[o + OC_N], nq)
+            t = _add_term(st, t, WT[c], WN[c], mu * ng, mu * nv, nq, delta, -v_n, mu * a, cf[C_N])
+            t = _add_term(st, t, WT[c], WT[c], 0.0, dmu * out[o + OC_N], nq, 0.0, 0.0, 0.0, 1.0)
     st[7][0] = t
 
 
@@ -219,8 +249,10 @@ def newton_factor(st, fs, lam, S):
     nt = st[7][0]
     if nt == 0:
         return True
-    U, Wl, KQ, KV = st[3], st[4], st[5], st[6]
+    U, Wl, KV = st[3], st[4], st[6]
+    KQ = fs[16]
     for t in range(nt):
+        KQ[t] = _onset_kq(st, t, lam)
         for i in range(nq):
             Y[i, t] = U[t, i]
     schur_solve_into(nq, nb, S.sith, S.snel, S.spos, S.sna, S.skl, S.fq, AB, piv, fok, va, V, Zc,
@@ -243,7 +275,7 @@ def newton_solve(st, fs, S, lam, r, d, nz):
     """d = (lam I - J)^-1 r with J's rows of the structured matrix (module docstring), by the
     factorization :func:`newton_factor` left in ``fs``; ``r``, ``d``: [q, q', then the nz
     bristle states and the works], real or complex as ``lam``."""
-    AB, piv, fok, va, V, Zc, Sm, spiv, Xs, X, Y, Wm, wpiv, sg, p, x = fs
+    AB, piv, fok, va, V, Zc, Sm, spiv, Xs, X, Y, Wm, wpiv, sg, p, x, KQ = fs
     nq = S.nq
     nb = S.bint.shape[0]
     il = 1.0 / lam
@@ -262,7 +294,7 @@ def newton_solve(st, fs, S, lam, r, d, nz):
                 acc -= arrs.C[i, j] * r[nq + o + j] * il + arrs.K2[i, j] * p[o + j] * il2
             X[o + i, 0] = acc
     nt = st[7][0]
-    U, Wl, KQ, KV = st[3], st[4], st[5], st[6]
+    U, Wl, KV = st[3], st[4], st[6]
     for t in range(nt):
         a = 0.0 * lam
         bq = 0.0 * lam
