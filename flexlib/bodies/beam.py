@@ -316,6 +316,37 @@ def _at(v, off, d):
     return v[off + d] if d >= 0 else 0.0
 
 
+@inlined
+def _node_point(q, qd, e, k, edof, eN, eP, ex, c, cd, L):
+    """Node k of element e of the element route in the floating frame, eqs (23)-(25) with
+    H(x) B = c_e + P(x) B_e: returns (p_x, p_y, p'_x, p'_y, B'^T P B') with
+    p = (x - (c + B_e^T P B_e) / 2, N B_e) and p' = (-(c' + B'_e^T P B_e), N B'_e), where ``c``,
+    ``cd`` are the chain's carries B^T c, B'^T c of the earlier elements (0 on its first);
+    writes the local 4-vectors P B_e, P B'_e into L[0], L[1].  ``q``, ``qd``: the body's
+    [theta, B] and rates."""
+    bl = 0.0      # B^T (P B)
+    dl = 0.0      # B'^T (P B)
+    dld = 0.0     # B'^T (P B')
+    py = 0.0
+    pdy = 0.0
+    for a in range(4):
+        l = 0.0
+        ld = 0.0
+        for b in range(4):
+            l += eP[e, k, a, b] * _at(q, 1, edof[e, b])
+            ld += eP[e, k, a, b] * _at(qd, 1, edof[e, b])
+        L[0, a] = l
+        L[1, a] = ld
+        ba = _at(q, 1, edof[e, a])
+        da = _at(qd, 1, edof[e, a])
+        bl += ba * l
+        dl += da * l
+        dld += da * ld
+        py += eN[e, k, a] * ba
+        pdy += eN[e, k, a] * da
+    return ex[e, k] - 0.5 * (c + bl), py, -(cd + dl), pdy, dld
+
+
 @hot
 def _element_sweep(q, qd, thd, gx, gy, e, edof, eA, ew, ex, eN, eP, pre, W, M, Q):
     """One element of :func:`mass_forces_elem_into`: its nodes' terms of M_theta,theta, Q_theta,
@@ -344,28 +375,8 @@ def _element_sweep(q, qd, thd, gx, gy, e, edof, eA, ew, ex, eN, eP, pre, W, M, Q
     fe = 0.0
     for k in range(ew.shape[1]):
         w = ew[e, k]
-        bl = 0.0      # B^T (P B)
-        dl = 0.0      # B'^T (P B)
-        dld = 0.0     # B'^T (P B')
-        py = 0.0
-        pdy = 0.0
-        for a in range(4):
-            l = 0.0
-            ld = 0.0
-            for b in range(4):
-                l += eP[e, k, a, b] * _at(q, 1, edof[e, b])
-                ld += eP[e, k, a, b] * _at(qd, 1, edof[e, b])
-            W[4, a] = l
-            W[5, a] = ld
-            ba = _at(q, 1, edof[e, a])
-            da = _at(qd, 1, edof[e, a])
-            bl += ba * l
-            dl += da * l
-            dld += da * ld
-            py += eN[e, k, a] * ba
-            pdy += eN[e, k, a] * da
-        px = ex[e, k] - 0.5 * (pre[0] + bl)
-        pdx = -(pre[1] + dl)
+        px, py, pdx, pdy, dld = _node_point(q, qd, e, k, edof, eN, eP, ex, pre[0], pre[1],
+                                            W[4:6])
         ax = -thd * thd * px - 2.0 * thd * pdy - (pre[2] + dld)
         ay = -thd * thd * py + 2.0 * thd * pdx
         fx = w * (gx - ax)
@@ -777,6 +788,7 @@ def _element_points_into(b, bd, arrs, X):
     its earlier elements plus B_e^T P B_e, and likewise B'^T H B (:func:`mass_forces_elem_into`'s
     regrouping), O(E) instead of O(K N^2)."""
     G = arrs.ew.shape[1]
+    L = np.empty((2, 4))
     c = 0.0
     cd = 0.0
     for e in range(arrs.edof.shape[0]):
@@ -784,25 +796,9 @@ def _element_points_into(b, bd, arrs, X):
             c = 0.0
             cd = 0.0
         for k in range(G):
-            bl = 0.0
-            dl = 0.0
-            py = 0.0
-            pdy = 0.0
-            for a in range(4):
-                l = 0.0
-                for m in range(4):
-                    l += arrs.eP[e, k, a, m] * _at(b, 1, arrs.edof[e, m])
-                ba = _at(b, 1, arrs.edof[e, a])
-                da = _at(bd, 1, arrs.edof[e, a])
-                bl += ba * l
-                dl += da * l
-                py += arrs.eN[e, k, a] * ba
-                pdy += arrs.eN[e, k, a] * da
             j = G * e + k
-            X[j, 0] = arrs.ex[e, k] - 0.5 * (c + bl)
-            X[j, 1] = py
-            X[j, 2] = -(cd + dl)
-            X[j, 3] = pdy
+            X[j, 0], X[j, 1], X[j, 2], X[j, 3], _ = _node_point(b, bd, e, k, arrs.edof, arrs.eN,
+                                                                arrs.eP, arrs.ex, c, cd, L)
         for a in range(4):
             l = 0.0
             for m in range(4):

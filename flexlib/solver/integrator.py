@@ -590,6 +590,21 @@ C_N, C_RHS, C_EVT, C_REJ, C_MASK, C_ROW = 0, 1, 2, 3, 4, 5
 GROW = 2                    # _steps' status when the storage is full
 
 
+def _loop_stop(n, ts, cap, max_steps):
+    """Whether a step loop (this module's and :mod:`flexlib.solver.radau`'s) stops before its
+    next step, having taken ``n`` steps (times ``ts``, storage for ``cap``): (-1, MAX_STEPS) at
+    the step budget, (-1, STEP_COLLAPSE) when the last COLLAPSE_WINDOW steps cover less than
+    COLLAPSE_WINDOW * COLLAPSE_STEP, (GROW, OK) when the storage has no room for this step and
+    an event point after it, else (0, OK)."""
+    if n >= max_steps:
+        return -1, MAX_STEPS
+    if n >= COLLAPSE_WINDOW and ts[n] - ts[n - COLLAPSE_WINDOW] < COLLAPSE_WINDOW * COLLAPSE_STEP:
+        return -1, STEP_COLLAPSE
+    if n + 2 >= cap:
+        return GROW, OK
+    return 0, OK
+
+
 def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, direction, epar,
            eoff, max_steps, dense, bufs, st, ct):
     """The accepted steps of :func:`integrate_phase` from its state (``st``: t, the next step's
@@ -609,14 +624,8 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
     y, y_new, f, f_new, g, g_new = Y2[r], Y2[1 - r], F2[r], F2[1 - r], G2[r], G2[1 - r]
     status, code = 0, OK
     while True:
-        if n >= max_steps:
-            status, code = -1, MAX_STEPS
-            break
-        if n >= COLLAPSE_WINDOW and ts[n] - ts[n - COLLAPSE_WINDOW] < COLLAPSE_WINDOW * COLLAPSE_STEP:
-            status, code = -1, STEP_COLLAPSE
-            break
-        if n + 2 >= cap:                # room for this step and an event point after it
-            status, code = GROW, OK
+        status, code = _loop_stop(n, ts, cap, max_steps)
+        if status != 0:
             break
         # ---- one accepted step (scipy RungeKutta._step_impl)
         min_step = 10.0 * abs(np.nextafter(t, np.inf) - t)
@@ -724,7 +733,7 @@ COMPILED = bool(_jit.COMPILED)
 _INLINED = ("_rhs", "_event_at", "_brentq", "_phase_buffers", "_initial_step", "_stop_at_event",
             "_attempt_step", "_confirm_interior", "_locate_events")
 # allocation-free, so compiled without reference counting (see _jit.NO_REFCOUNT)
-_HOT = ("_put", "_stage", "_rms2", "dense_point", "_stage_events", "_flips", "_stage_flip",
+_HOT = ("_loop_stop", "_put", "_stage", "_rms2", "dense_point", "_stage_events", "_flips", "_stage_flip",
         "_interior_candidate", "_stage_flip_after", "_rk_stages", "_error_norm", "_active_events",
         "_dense_coefficients", "_steps")
 # the functions that call no right-hand side, compiled here once

@@ -68,9 +68,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from . import integrator as _ig
-from .integrator import (COLLAPSE_STEP, COLLAPSE_WINDOW, COMPILED, EVENT, GROW, MAX_STEPS,
-                         NEWTON_FAILURE, NON_FINITE, OK, STEP_COLLAPSE, TOO_SMALL_STEP,
-                         _active_events, _grow, _put, dense_point)
+from .integrator import (COMPILED, EVENT, GROW, NEWTON_FAILURE, NON_FINITE, OK, TOO_SMALL_STEP,
+                         _active_events, _grow, _loop_stop, _put, dense_point)
 from .linalg import lu_factor as _lu_factor, lu_solve as _lu_solve
 
 __all__ = ["specialize", "C", "NEWTON_MAXITER"]
@@ -103,6 +102,11 @@ _SQRT_EPS = np.finfo(float).eps ** 0.5
 H_ABS, H_OLD, ERR_OLD, H_LU, CUR_JAC, FIRST = 0, 1, 2, 3, 4, 5
 # counters (an int array ``cnt``)
 N_RHS, N_JAC, N_LU, N_REJ = 0, 1, 2, 3
+# the step loop's state handed between integrate_phase and _steps: floats ``st`` (t, the event
+# time) and integers ``ct`` (steps, event evaluations, the events' bit mask, the row of the
+# pairs y/f and g that holds the state at t)
+RS_T, RS_TEV = 0, 1
+RC_N, RC_EVT, RC_MASK, RC_ROW = 0, 1, 2, 3
 
 
 # ---------------------------------------------------------------- linear algebra (kernel-free)
@@ -537,10 +541,10 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     ctl[FIRST] = 1.0
     ctl[H_OLD] = ctl[ERR_OLD] = -1.0
     tol = max(10.0 * np.finfo(np.float64).eps / rtol, min(0.03, rtol ** 0.5))
-    st = np.empty(2)                    # t, the event time
-    ct = np.zeros(4, dtype=np.int64)    # steps, event evaluations, the events' mask, the row
-    st[0] = t0
-    st[1] = np.nan
+    st = np.empty(2)                    # t, the event time (RS_*)
+    ct = np.zeros(4, dtype=np.int64)    # steps, event evaluations, the events' mask, the row (RC_*)
+    st[RS_T] = t0
+    st[RS_TEV] = np.nan
     while True:
         # the step loop, compiled without reference counting (integrator.integrate_phase says why)
         status, code = _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active,
@@ -550,11 +554,12 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             break
         cap *= 2
         ts, hs, ys, Fs = _grow(ts, cap), _grow(hs, cap), _grow(ys, cap), _grow(Fs, cap)
-    n = ct[0]
+    n = ct[RC_N]
     # views, not copies: a copy would double a long phase's memory at its end (the buffers'
     # unused capacity was never written, so it holds no memory)
     return status, code, ts[:n + 1], hs[:n], ys[:n + 1], Fs[:n], \
-        ct[2], st[1], y_event, cnt[N_RHS], ct[1], cnt[N_REJ], cnt[N_JAC], cnt[N_LU]
+        ct[RC_MASK], st[RS_TEV], y_event, cnt[N_RHS], ct[RC_EVT], cnt[N_REJ], cnt[N_JAC], \
+        cnt[N_LU]
 
 
 def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, direction, epar,
@@ -574,22 +579,15 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
     watch = False
     for i in range(_NEV):
         watch = watch or active[i]
-    t = st[0]
-    n = ct[0]
-    r = ct[3]
+    t = st[RS_T]
+    n = ct[RC_N]
+    r = ct[RC_ROW]
     y, y_new, f, f_new = vec[7 + r], vec[8 - r], vec[9 + r], vec[10 - r]
     g, g_new = G2[r], G2[1 - r]
     status, code = 0, OK
     while True:
-        if n >= max_steps:
-            status, code = -1, MAX_STEPS
-            break
-        if n >= COLLAPSE_WINDOW and \
-                ts[n] - ts[n - COLLAPSE_WINDOW] < COLLAPSE_WINDOW * COLLAPSE_STEP:
-            status, code = -1, STEP_COLLAPSE
-            break
-        if n + 2 >= cap:                # room for this step and an event point after it
-            status, code = GROW, OK
+        status, code = _loop_stop(n, ts, cap, max_steps)
+        if status != 0:
             break
         min_step = 10.0 * abs(np.nextafter(t, np.inf) - t)
         if ctl[H_ABS] > max_step or ctl[H_ABS] < min_step:
@@ -623,14 +621,14 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
         _dense_cubic(Z, Fn)
         hs[n] = h
         if watch and not any_hit:
-            ct[1] += _confirm_interior(t, h, Fn, y, yq, G, _CI, g, active, direction, hit, xb,
+            ct[RC_EVT] += _confirm_interior(t, h, Fn, y, yq, G, _CI, g, active, direction, hit, xb,
                                        mode, model, mult, par, arrs, epar, eoff, ws, scr)
         t_hit, ne, mask, n = _stop_at_event(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult,
                                             par, arrs, epar, eoff, ws, scr, ts, ys, n, y_event)
-        ct[1] += ne
+        ct[RC_EVT] += ne
         if t_hit < np.inf:
-            ct[2] |= mask
-            st[1] = t_hit
+            ct[RC_MASK] |= mask
+            st[RS_TEV] = t_hit
             status, code = 1, EVENT
             break
         n += 1
@@ -641,9 +639,9 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
         y, y_new, f, f_new, g, g_new = y_new, y, f_new, f, g_new, g
         if t_new - t_end >= 0.0:
             break
-    st[0] = t
-    ct[0] = n
-    ct[3] = r
+    st[RS_T] = t
+    ct[RC_N] = n
+    ct[RC_ROW] = r
     return status, code
 
 
