@@ -744,3 +744,29 @@ def test_a_rule_that_finds_no_way_on_ends_with_a_named_stop(monkeypatch):
     assert err.value.points == ["P1"] and err.value.modes == {"P1": "FREE", "P2": "FREE"}
     res = err.value.result
     assert res is not None and not res.success and res.t_end == pytest.approx(err.value.t)
+
+
+def test_a_run_that_outgrows_its_memory_budget_ends_with_a_named_stop(monkeypatch):
+    """A run keeps every accepted step until its summary; when the steps would take more than
+    its memory budget (a fraction of the memory available at its start) the run stops with a
+    SystemSimulationError that names the budget, with the partial result, instead of being
+    killed by the operating system with nothing.  Here the machine "has" 12 MB, a budget of
+    6 MB: the tilted landing (8 elements, ny = 46; its flight with Radau, 1 488 bytes a step,
+    then DOP853, 2 960, each counted twice) stops with between 6 MB / 5 920 B and
+    6 MB / 2 976 B steps stored, before its 0.16 s; the same run with the real memory reaches
+    0.16 s."""
+    from flexlib.multibody import simulate as engine
+
+    monkeypatch.setattr(engine, "available_memory", lambda: 12_000_000)
+    with pytest.raises(engine.SystemSimulationError) as err:
+        simulate("falling-beam", "continuous", 0.16, basis="fe", elements=8, theta0=0.1)
+    msg = str(err.value)
+    assert "memory budget at t = 0.1" in msg and "coarser basis" in msg
+    res = err.value.result
+    assert res is not None and not res.success and 0.1 < res.t_end < 0.16
+    ny = 2 * res.sim.nq + 3 * 2 + 2
+    assert (engine.step_bytes("DOP853", ny), engine.step_bytes("Radau", ny)) == (2960, 1488)
+    assert 6_000_000 // 5920 - 1 <= res.stats["n_steps"] <= 6_000_000 // 2976
+    monkeypatch.undo()
+    assert simulate("falling-beam", "continuous", 0.16, basis="fe", elements=8,
+                    theta0=0.1).success

@@ -24,6 +24,7 @@ points; several are counted as ambiguous and the first by the points' priority i
 from __future__ import annotations
 
 import math
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -64,6 +65,34 @@ HOLD_TOL = 1e-8
 STIFF_RATIO = 4.0
 AUTO_STIFF = "Radau/DOP853"     # the resolved "auto" of a stiff system: Radau in the phases at rest
 SCIPY_NAMES = {"DOP853-scipy": "DOP853", "Radau-scipy": "Radau"}
+# A run keeps every accepted step (its time, size, state and interpolant: 16 + 64 ny bytes with
+# DOP853, 16 + 32 ny with Radau, for ny state components) until its summary is built.  Its steps
+# may take at most this fraction of the memory available when the run starts, counted twice (a
+# phase's storage is copied when it grows); past it the run stops by name with what it has,
+# rather than being killed by the operating system with nothing (a 64-element-per-link pendulum
+# at rtol 1e-5, atol 1e-8 took 15 GB before it was).
+MEMORY_FRACTION = 0.5
+
+
+def available_memory() -> int:
+    """The memory available to a new process [bytes]: Linux's MemAvailable, else the free
+    physical pages, else 8 GiB (a platform that says neither)."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return 8 << 30
+
+
+def step_bytes(method: str, ny: int) -> int:
+    """The memory one stored step of ``method`` takes for ``ny`` state components [bytes]."""
+    return 16 + (32 if method == "Radau" else 64) * ny
 
 
 def highest_frequency(system: System) -> float:
@@ -379,6 +408,7 @@ class SystemSimulator:
         active, direction, eoff, t_stop = self._events(t, out, disc)
         self._watched = (active, direction, eoff)
         meth = self.phase_method(y, disc)
+        self._memory_step = (0, False)
         if meth not in ("DOP853", "Radau"):
             # scipy's integrators (for comparison): the same right-hand side and events,
             # evaluated from Python
@@ -387,9 +417,13 @@ class SystemSimulator:
                 lambda o: o[K.O_EV:K.O_EV + K.NEV] - eoff, float(t), y, float(t_stop),
                 SCIPY_NAMES.get(meth, meth), rtol=max(s.rtol, 1e-13), atol=atol,
                 max_step=float(max_step), active=active, direction=direction)
+        # the steps the memory budget leaves (see MEMORY_FRACTION)
+        per_step = 2 * step_bytes(meth, len(y))
+        room = max(int(self._memory_left // per_step), 1)
+        self._memory_step = (per_step, room < s.max_steps_phase)
         args = (float(t), y, float(t_stop), 0, 0, 0, disc, self.S, max(s.rtol, 1e-13), atol,
                 float(max_step), 0.0, active, direction, np.zeros(4), eoff,
-                int(s.max_steps_phase), closed)
+                int(min(s.max_steps_phase, room)), closed)
         if meth == "Radau":
             # the state's structure: q' = v for the first nq components, then the nc bristle
             # states, then the works (flexlib.solver.radau)
@@ -404,6 +438,8 @@ class SystemSimulator:
         from .result import SystemResult
         self._audit = audit
         wall0 = time.perf_counter()
+        self._memory_budget = self._memory_left = MEMORY_FRACTION * available_memory()
+        self._memory_step = (0, False)
         log = RunLog()
         t, y = 0.0, self.system.initial_state()
         disc = np.zeros(4 * self.nc)
@@ -426,6 +462,17 @@ class SystemSimulator:
                                     self.closed(disc) or getattr(sol, "n_jac", 0) > 0
                                     or not isinstance(sol, integrator.PhaseSolution)))
             t0, t, y = t, float(sol.t[-1]), sol.y[:, -1].copy()
+            per_step, limited = self._memory_step
+            self._memory_left -= per_step * (len(sol.t) - 1)
+            if sol.status < 0 and limited and sol.code == integrator.MAX_STEPS:
+                n = sum(len(p.sol.t) - 1 for p in log.phases)
+                raise self._error(
+                    f"the run's stored steps reached its memory budget at t = {t:.9g} s: {n} "
+                    f"steps of {per_step / 2048:.3g} kB (counted twice: a phase's storage is "
+                    f"copied when it grows) against {self._memory_budget / 2 ** 30:.3g} GiB, "
+                    f"{MEMORY_FRACTION:g} of the memory available when the run started; a looser "
+                    f"tolerance (rtol, atol), a coarser basis or a shorter t_end takes fewer "
+                    f"steps", t, disc, list(range(self.nc)), log, wall0)
             if sol.status < 0:
                 raise self._error(f"the integrator failed at t = {t:.9g} s: {sol.message} "
                                   f"(likely cause: {self._failure_cause(t, y, disc)})", t, disc,
