@@ -733,9 +733,9 @@ COMPILED = bool(_jit.COMPILED)
 _INLINED = ("_rhs", "_event_at", "_brentq", "_phase_buffers", "_initial_step", "_stop_at_event",
             "_attempt_step", "_confirm_interior", "_locate_events")
 # allocation-free, so compiled without reference counting (see _jit.NO_REFCOUNT)
-_HOT = ("_loop_stop", "_put", "_stage", "_rms2", "dense_point", "_stage_events", "_flips", "_stage_flip",
-        "_interior_candidate", "_stage_flip_after", "_rk_stages", "_error_norm", "_active_events",
-        "_dense_coefficients", "_steps")
+_HOT = ("_loop_stop", "_put", "_stage", "_rms2", "dense_point", "_stage_events", "_flips",
+        "_stage_flip", "_interior_candidate", "_stage_flip_after", "_rk_stages", "_error_norm",
+        "_active_events", "_dense_coefficients", "_steps")
 # the functions that call no right-hand side, compiled here once
 _KERNEL_FREE = tuple(n for n in _HOT if n not in ("_stage_events", "_rk_stages", "_steps"))
 _JITTED = _KERNEL_FREE + ("_grow", "dense_eval")

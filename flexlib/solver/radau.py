@@ -621,8 +621,9 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
         _dense_cubic(Z, Fn)
         hs[n] = h
         if watch and not any_hit:
-            ct[RC_EVT] += _confirm_interior(t, h, Fn, y, yq, G, _CI, g, active, direction, hit, xb,
-                                       mode, model, mult, par, arrs, epar, eoff, ws, scr)
+            ct[RC_EVT] += _confirm_interior(t, h, Fn, y, yq, G, _CI, g, active, direction, hit,
+                                            xb, mode, model, mult, par, arrs, epar, eoff, ws,
+                                            scr)
         t_hit, ne, mask, n = _stop_at_event(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult,
                                             par, arrs, epar, eoff, ws, scr, ts, ys, n, y_event)
         ct[RC_EVT] += ne
