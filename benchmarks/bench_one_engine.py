@@ -21,9 +21,17 @@ interpreter start, the imports and numba's cache load.  ``PYTHONDONTWRITEBYTECOD
 from the children's environment, as in a user's shell: both trees import from cached bytecode
 (with it set, every import recompiles the modules' source, which charges the larger tree more).
 
+``--breakdown MODEL`` measures instead where the time of case 3.2 under MODEL goes, in each tree
+(``--repeat`` fresh processes each, alternating): the imports (numba, NumPy and SciPy; then
+flexlib), the first run in the process (loading the compiled code from numba's cache, then the
+run), a second, warm run, and in a third run under cProfile the time inside the compiled
+integration (the calls of ``integrate_phase``) and the summary's samples (``phase_eval_samples``,
+and how often it is called); the rest of the warm run is Python.
+
 Usage: python3 benchmarks/bench_one_engine.py [--repeat 3] [--baseline 26b1870]
            [--models frictionless,hybrid_coulomb,...] [--t-end 2] [--cases double-pendulum,falling-beam]
-Writes benchmarks/results/one_engine.json.
+           [--breakdown hybrid_coulomb]
+Writes benchmarks/results/one_engine.json (with ``--breakdown``: one_engine_breakdown.json).
 """
 from __future__ import annotations
 
@@ -101,6 +109,52 @@ def _run_wall(d: dict) -> float:
     return math.nan
 
 
+# the child process of --breakdown: argv = [simulate arguments as JSON, output file]
+_BREAKDOWN = r"""
+import cProfile, json, pstats, sys, time
+t0 = time.perf_counter()
+import numba, numpy, scipy
+t1 = time.perf_counter()
+from flexlib.cli import main
+t2 = time.perf_counter()
+args, out = json.loads(sys.argv[1]), sys.argv[2]
+main(args)
+t3 = time.perf_counter()
+main(args)
+t4 = time.perf_counter()
+pr = cProfile.Profile()
+pr.enable()
+main(args)
+pr.disable()
+st = pstats.Stats(pr).stats
+def inside(name):
+    return sum(v[2] for k, v in st.items() if k[2] == name)
+def calls(name):
+    return sum(v[1] for k, v in st.items() if k[2] == name)
+json.dump(dict(imports_ext_s=t1 - t0, import_flexlib_s=t2 - t1, first_run_s=t3 - t2,
+               warm_run_s=t4 - t3, integration_s=inside("integrate_phase"),
+               samples_s=inside("phase_eval_samples"),
+               sample_calls=calls("phase_eval_samples")), open(out, "w"))
+"""
+
+
+def breakdown(tree: Path, args: list) -> dict:
+    """Where the time of one fresh process goes (see the module's docstring), ``tree`` on
+    PYTHONPATH; ``args`` the arguments of ``simulate`` (the JSON output is added)."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    with tempfile.TemporaryDirectory() as tmp:
+        full = ["simulate", *args, "--quiet", "--json", f"{tmp}/run.json"]
+        p = subprocess.run([sys.executable, "-c", _BREAKDOWN, json.dumps(full), f"{tmp}/b.json"],
+                           cwd=tree, env=env, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f"breakdown (PYTHONPATH={tree}) exited {p.returncode}: "
+                               f"{p.stderr[-800:]}")
+        d = json.loads(Path(tmp, "b.json").read_text())
+    d["python_s"] = d["warm_run_s"] - d["integration_s"] - d["samples_s"]
+    return d
+
+
 def commands(models, t_end, cases) -> list:
     """(label, the arguments of ``simulate``) of every measured command."""
     out = [(f"3.2 {m}", ["--case", "3.2", "--model", m, "--t-end", f"{t_end:g}"]) for m in models]
@@ -135,6 +189,8 @@ def main():
     ap.add_argument("--models", default=",".join(MODELS), help="models of case 3.2, comma-separated")
     ap.add_argument("--cases", default=",".join(CASES),
                     help="multibody cases, comma-separated, each with its own t_end ('' for none)")
+    ap.add_argument("--breakdown", metavar="MODEL", default=None,
+                    help="measure where case 3.2's time goes under MODEL instead")
     a = ap.parse_args()
     # a kill (timeout, the session's end) unwinds like Ctrl-C, so the baseline tree is removed
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
@@ -146,6 +202,8 @@ def main():
     m = machine()
     print(machine_line(m))
     print(f"baseline {base[:9]}: {_git('log', '-1', '--format=%s', base)[:100]}")
+    if a.breakdown:
+        return main_breakdown(a, base, m)
     rows = []
     with baseline_tree(base) as tree:
         trees = {"current": ROOT, "baseline": tree}
@@ -164,6 +222,34 @@ def main():
               f"{r['ratio']:17.2f} {c['run_median_s']:13.2f} {b['run_median_s']:14.2f}{flag}")
     path = write_json("one_engine", dict(machine=m, baseline=base, t_end_3_2=a.t_end,
                                          repeat=a.repeat, rows=rows))
+    print(f"wrote {path.relative_to(ROOT)}")
+
+
+def main_breakdown(a, base, m):
+    """``--breakdown``: the table of where case 3.2's time goes, both trees."""
+    args = ["--case", "3.2", "--model", a.breakdown, "--t-end", f"{a.t_end:g}"]
+    keys = ("imports_ext_s", "import_flexlib_s", "first_run_s", "warm_run_s", "integration_s",
+            "samples_s", "python_s")
+    with baseline_tree(base) as tree:
+        trees = {"current": ROOT, "baseline": tree}
+        for t in trees.values():                     # fill numba's caches (the baseline compiles)
+            run(t, args)
+        runs = {name: [] for name in trees}
+        for _ in range(a.repeat):
+            for name, t in trees.items():
+                runs[name].append(breakdown(t, args))
+    med = {name: {k: statistics.median(r[k] for r in rs) for k in keys + ("sample_calls",)}
+           for name, rs in runs.items()}
+    print(f"\ncase 3.2, {a.breakdown}, 0-{a.t_end:g} s: median of {a.repeat} fresh processes [s]")
+    print(f"{'':34s} {'current':>9s} {'baseline':>9s}")
+    labels = ("imports: numba, NumPy, SciPy", "import flexlib", "first run (cache load + run)",
+              "warm run", "  of it: compiled integration", "  of it: the summary's samples",
+              "  of it: Python (the rest)")
+    for k, label in zip(keys, labels):
+        print(f"{label:34s} {med['current'][k]:9.3f} {med['baseline'][k]:9.3f}")
+    path = write_json("one_engine_breakdown", dict(machine=m, baseline=base, t_end_3_2=a.t_end,
+                                                   model=a.breakdown, repeat=a.repeat,
+                                                   runs=runs, median=med))
     print(f"wrote {path.relative_to(ROOT)}")
 
 
