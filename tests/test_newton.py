@@ -256,3 +256,22 @@ def test_a_run_lands_the_same_with_either_newton_matrix():
     assert np.linalg.norm(v1 - v0) <= 1e-4 * np.linalg.norm(v0)
     assert w1 == pytest.approx(w0, rel=1e-4)
     assert p1 == pytest.approx(p0, rel=1e-4)
+
+
+
+def test_the_onset_slope_is_the_hertz_slope_reached_and_keeps_the_friction_terms_sign():
+    """At a Hertz point's onset (gap 0, approaching at 1 m/s) a step with lam = gamma / h
+    reaches the penetration 1 / |lam|, where N = K delta^n has the slope K n delta^(n - 1)
+    (written here, not the code's): the normal term takes it.  A modified Coulomb point's
+    friction term is -mu times the normal one (F_t = -mu N) and must keep that sign and ratio."""
+    system, _ = build("falling-beam", "continuous_coulomb", basis="fe", elements=32)
+    S = system.arrays()
+    st = N.newton_arrays(S)[0]
+    Kc, n = 1e9, 1.5                                 # the case's contact stiffness and exponent
+    mu, lam = 0.3, MU_REAL / 3e-4
+    st[5][0], st[5][1] = 1.0, -mu * 1.0              # the slopes at the step's start (tiny)
+    st[8][0] = (0.0, -1.0, 1.0, 0.0, 1.0)            # gap, v_n, multiplier, point, v_in
+    st[8][1] = (0.0, -1.0, -mu, 0.0, 1.0)
+    k0, k1 = N._onset_kq(st, 0, lam, S), N._onset_kq(st, 1, lam, S)
+    assert k0 == pytest.approx(Kc * n * (1.0 / lam) ** (n - 1.0), rel=1e-12)
+    assert k1 == pytest.approx(-mu * k0, rel=1e-12)

@@ -81,8 +81,8 @@ def _factor_arrays(S, nt, z):
 def newton_arrays(S):
     """(store, real factorization, complex factorization) for the system arrays ``S``: the
     store holds the unfactorized augmented bands of M, the velocity transformation's rows, the
-    bodies' frame blocks, the contact terms (U, W rows, kq, kv), their count and, per term, how
-    its kq grows with the penetration (:func:`_onset_kq`)."""
+    bodies' frame blocks, the contact terms (U, W rows, kq, kv), their count and, per term, the
+    contact state at which its kq may be re-taken (:func:`_onset_kq`)."""
     nb = S.bint.shape[0]
     nt = TERMS_PER_CONTACT * S.cint.shape[0]
     if S.structured:
@@ -95,7 +95,7 @@ def newton_arrays(S):
         nq, db, na, w, m = 1, 1, 1, 1, 1
     store = (np.zeros((nb, na, w)), np.zeros((nb, 2, nq)), np.zeros((nb, db, db)),
              np.zeros((m, nq)), np.zeros((m, nq)), np.zeros(m), np.zeros(m),
-             np.zeros(1, dtype=np.int64), np.zeros((m, 4)))
+             np.zeros(1, dtype=np.int64), np.zeros((m, 5)))
     return store, _factor_arrays(S, nt, 0.0), _factor_arrays(S, nt, 0j)
 
 
@@ -128,35 +128,41 @@ def newton_usable(par, S):
 
 
 @inlined
-def _add_term(st, t, u, w, kq, kv, nq, delta, rate, a, n):
-    """Term t: u kq w^T (and kv); with a != 0, kq grows with the penetration delta (rate delta')
-    as a delta^(n - 1) (:func:`_onset_kq`)."""
+def _add_term(st, t, u, w, kq, kv, nq, gap, v_n, mult, c, v_in):
+    """Term t: u kq w^T (and kv); with ``mult`` != 0 its kq is ``mult`` times the normal-force
+    slope -dN/d gap of penalty point ``c`` at (gap, v_n; v_in its approach speed), which
+    :func:`_onset_kq` may take at the penetration the step reaches."""
     U, Wl, KQ, KV = st[3], st[4], st[5], st[6]
     for i in range(nq):
         U[t, i] = u[i]
         Wl[t, i] = w[i]
     KQ[t] = kq
     KV[t] = kv
-    st[8][t, 0] = delta
-    st[8][t, 1] = rate
-    st[8][t, 2] = a
-    st[8][t, 3] = n
+    st[8][t, 0] = gap
+    st[8][t, 1] = v_n
+    st[8][t, 2] = mult
+    st[8][t, 3] = c
+    st[8][t, 4] = v_in
     return t + 1
 
 
 @inlined
-def _onset_kq(st, t, lam):
+def _onset_kq(st, t, lam, S):
     """Term t's kq in the Newton matrix with lam = gamma / h: its slope at the penetration the
     step reaches, delta + delta' / |lam|, where that is steeper than the slope at the step's
     start.  A Hertz contact (N = K delta^n, n > 1) has no stiffness at its onset, and a Newton
     matrix without any diverges as soon as the step penetrates (the step was then halved to a
     few nanoseconds, where the round-off of a fine mesh's elastic forces stalls the iteration);
-    the collocation equations, and so the solution, are unchanged."""
+    the collocation equations, and so the solution, are unchanged.  The slope is the normal
+    law's own (:func:`flexlib.contact.penalty.normal_force_slopes`) at the gap gap + v_n / |lam|."""
     kq = st[5][t]
     p = st[8][t]
-    if p[2] != 0.0 and p[1] > 0.0:
-        k2 = p[2] * (p[0] + p[1] / abs(lam)) ** (p[3] - 1.0)
-        if k2 > kq:
+    if p[2] != 0.0 and p[1] < 0.0:
+        cf = S.cflt[int(p[3])]
+        g2, _ = normal_force_slopes(p[0] + p[1] / abs(lam), p[1], cf[C_K], cf[C_N], cf[C_D],
+                                    cf[C_C], p[4])
+        k2 = -p[2] * g2
+        if abs(k2) > abs(kq):
             kq = k2
     return kq
 
@@ -192,24 +198,20 @@ def newton_store(y, par, S, ws, out, st):
             continue
         o = O_C0 + NOC * c
         cf = S.cflt[c]
-        gap, v_n = out[o + OC_GAP], out[o + OC_VN]
-        ng, nv = normal_force_slopes(gap, v_n, cf[C_K], cf[C_N], cf[C_D], cf[C_C],
-                                     par[4 * c + D_VIN])
+        gap, v_n, v_in = out[o + OC_GAP], out[o + OC_VN], par[4 * c + D_VIN]
+        ng, nv = normal_force_slopes(gap, v_n, cf[C_K], cf[C_N], cf[C_D], cf[C_C], v_in)
         if ng == 0.0 and nv == 0.0 and not v_n < 0.0:
             continue
-        # how the slope grows with the penetration: K n delta^(n-1) (1 + D delta' / delta'_in)
-        delta = -gap if gap < 0.0 else 0.0
-        damp = 1.0 + cf[C_D] * (-v_n) / par[4 * c + D_VIN] if cf[C_D] != 0.0 else 1.0
-        a = cf[C_K] * cf[C_N] * damp if damp > 0.0 else 0.0
-        t = _add_term(st, t, WN[c], WN[c], -ng, -nv, nq, delta, -v_n, a, cf[C_N])
+        t = _add_term(st, t, WN[c], WN[c], -ng, -nv, nq, gap, v_n, 1.0, c, v_in)
         if S.cint[c, 3] == MOD_COULOMB:
             vt = out[o + OC_VT]
             mu = modified_coulomb(vt, cf[C_MU_D], cf[C_V0], cf[C_V1])
             dv = 1e-9 + 1e-6 * abs(vt)
             dmu = (modified_coulomb(vt + dv, cf[C_MU_D], cf[C_V0], cf[C_V1])
                    - modified_coulomb(vt - dv, cf[C_MU_D], cf[C_V0], cf[C_V1])) / (2.0 * dv)
-            t = _add_term(st, t, WT[c], WN[c], mu * ng, mu * nv, nq, delta, -v_n, mu * a, cf[C_N])
-            t = _add_term(st, t, WT[c], WT[c], 0.0, dmu * out[o + OC_N], nq, 0.0, 0.0, 0.0, 1.0)
+            t = _add_term(st, t, WT[c], WN[c], mu * ng, mu * nv, nq, gap, v_n, -mu, c, v_in)
+            t = _add_term(st, t, WT[c], WT[c], 0.0, dmu * out[o + OC_N], nq, 0.0, 0.0, 0.0, c,
+                          v_in)
     st[7][0] = t
 
 
@@ -252,7 +254,7 @@ def newton_factor(st, fs, lam, S):
     U, Wl, KV = st[3], st[4], st[6]
     KQ = fs[16]
     for t in range(nt):
-        KQ[t] = _onset_kq(st, t, lam)
+        KQ[t] = _onset_kq(st, t, lam, S)
         for i in range(nq):
             Y[i, t] = U[t, i]
     schur_solve_into(nq, nb, S.sith, S.snel, S.spos, S.sna, S.skl, S.fq, AB, piv, fok, va, V, Zc,
