@@ -533,10 +533,10 @@ and another integrator, gives flexlib's numbers at the same mesh: on the falling
 differ by a few parts in $10^4$ or less in the motion at 0.16 s and the landing impulse, while the
 discretisation error of either at 8 elements is several percent. Both codes need 32 elements for
 the falling beam's first landing episode (16 leave it about 15 % short). The double pendulum's
-first burst needs 64 elements per link in flexlib (from 64 to 128 it moves by at most 0.02 %),
-where Exudyn's finest level still moves its peak force by 1 %; at their finest meshes the two
-codes' peak forces agree within 0.02 % and their first episodes' impulses differ by 4.5 %, a gap
-not explained (docs/findings.md).
+first burst needs 64 elements per link in flexlib (from 128 to 256 it moves by at most 0.015 %,
+and the links' motion 43 ms after it by at most 0.09 %), where Exudyn's finest level still moves
+its peak force by 1 %; at their finest meshes the two codes' peak forces agree within 0.02 % and
+their first episodes' impulses differ by 4.5 %, a gap not explained (docs/findings.md).
 
 **The cost.** With the element-by-element evaluation and the implicit flight of `auto`, a
 16-element falling beam takes seconds and 32 elements under a minute on an idle machine. What

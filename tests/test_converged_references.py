@@ -69,6 +69,20 @@ def test_the_converged_block_is_the_last_refinement(data):
             assert ok == (moved[k] <= (0 if k == "episodes" else data["settings"]["tol"])), k
 
 
+def test_both_studies_reached_a_converged_level(data):
+    """The stored studies end where every quantity moved by at most the tolerance: the contact
+    answers and the bodies' motion after them (the double pendulum from 128 to 256 elements per
+    link), recomputed from the last two levels."""
+    tol = data["settings"]["tol"]
+    for name in ("falling-beam", "double-pendulum"):
+        levels = data[name]["levels"]
+        moved = _change(levels[-2]["values"], levels[-1]["values"])
+        assert moved["episodes"] == 0, name
+        assert max(v for k, v in moved.items() if k != "episodes") <= tol, (name, moved)
+        assert any(k.endswith("omega_mean") for k in moved), name       # the motion is checked
+    assert data["double-pendulum"]["levels"][-1]["elements"] == 256
+
+
 def test_the_coarsest_level_is_reproduced(data):
     """The fe 4 falling beam rerun with the stored settings gives the stored numbers."""
     from flexlib.cases import simulate

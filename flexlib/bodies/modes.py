@@ -185,6 +185,8 @@ class ElementIntegrals(NamedTuple):
     ex: np.ndarray      # (E, G) Gauss nodes [m]
     eN: np.ndarray      # (E, G, 4) Phi at the nodes
     eP: np.ndarray      # (E, G, 4, 4) H(x_k) - H(the element's near end): the partial integral
+    eK: np.ndarray      # (E, 4, 2) the columns of the end slopes in the element's stiffness
+    eh: np.ndarray      # (E,) the element's length [m]
 
 
 def _gauss(a: float, b: float, k: int):
@@ -236,18 +238,29 @@ class ModalBasis:
         return coupling_shape(x, self.L, self.n, self.k, self.lam, self.foreshortening)
 
 
-def element_integrals(basis, rhoS: float, na: int = 0) -> ElementIntegrals:
+def element_integrals(basis, rhoS: float, EI: float, K2: np.ndarray,
+                      na: int = 0) -> ElementIntegrals:
     """The element route's data (:class:`ElementIntegrals`) of ``basis``, from its own functions
     (``shapes``, ``coupling``) on the element layout its method ``elements()`` gives; empty
     (E = 0) for a basis without that method or whose ``elements()`` is None (modal,
     partitioned), and with axial modes (``na`` > 0: their functions are not local).  ``rhoS``
-    [kg/m] weights the Gauss rule."""
+    [kg/m] weights the Gauss rule.
+
+    The elastic force is taken element by element from the end slopes relative to the chord,
+    phi = theta - (w_far - w_near) / h (:func:`flexlib.bodies.beam.elastic_force_elem`): a
+    rigid motion of the element costs no energy, so K_e q_e = K_e[:, theta_near] phi_near +
+    K_e[:, theta_far] phi_far, without the sums of terms 12 EI w / h^3 that cancel.  K_e =
+    int EI N''^T N'' of the Hermite shape functions on the element of length h, in the chain's
+    own coordinate from the clamp outwards (the coordinates of both halves of a centre-clamped
+    beam are the deflection and its slope along that coordinate).  Assembled, the K_e must give
+    ``K2``, the basis's own int EI Phi''^T Phi'' (``EI`` [N m^2]): checked here."""
     G = NODES_PER_ELEMENT
     layout = getattr(basis, "elements", lambda: None)() if na == 0 else None
     if layout is None:
         return ElementIntegrals(np.zeros((0, 4), np.int64), np.zeros(0, np.int64), np.zeros(0),
                                 np.zeros((0, 4, 4)), np.zeros((0, G)), np.zeros((0, G)),
-                                np.zeros((0, G, 4)), np.zeros((0, G, 4, 4)))
+                                np.zeros((0, G, 4)), np.zeros((0, G, 4, 4)), np.zeros((0, 4, 2)),
+                                np.zeros(0))
     near, far, dofs, start = (np.asarray(a) for a in layout)
     E, n = len(near), basis.n
     xi, wi = np.polynomial.legendre.leggauss(G)
@@ -272,9 +285,28 @@ def element_integrals(basis, rhoS: float, na: int = 0) -> ElementIntegrals:
     etail = np.zeros(E)
     for e in range(E - 2, -1, -1):
         etail[e] = 0.0 if start[e + 1] else etail[e + 1] + m[e + 1]
+    from .basis_fe import hermite_shapes
+    eh = hi - lo
+    eK = np.empty((E, 4, 2))
+    for e in range(E):
+        _, _, ddN = hermite_shapes(0.5 * (xi + 1.0), eh[e])
+        Ke = EI * ((0.5 * eh[e] * wi) * ddN.T) @ ddN
+        eK[e] = Ke[:, [1, 3]]
+    check = np.zeros((n + 1, n + 1))
+    for e in range(E):
+        h = eh[e]
+        # K_e from its slope columns: a rigid motion (1, 0, 1, 0), (0, 1, h, 1) costs nothing
+        Ke = np.empty((4, 4))
+        Ke[:, 1], Ke[:, 3] = eK[e, :, 0], eK[e, :, 1]
+        Ke[:, 2] = -(Ke[:, 1] + Ke[:, 3]) / h
+        Ke[:, 0] = -Ke[:, 2]
+        check[np.ix_(idx[e], idx[e])] += Ke
+    if not np.allclose(check[:n, :n], K2, rtol=0.0, atol=1e-9 * max(np.abs(K2).max(), 1e-300)):
+        raise ValueError("the basis's elements are not Hermite elements in their chain's "
+                         "coordinate: their stiffness does not assemble to K2")
     c = np.ascontiguousarray
     return ElementIntegrals(c(dofs, np.int64), c(start, np.int64), etail, c(eA), c(ew), c(ex),
-                            c(eN), c(eP))
+                            c(eN), c(eP), c(eK), c(eh))
 
 
 def modal_integrals(beam: BeamParams, basis=None) -> ModalIntegrals:
@@ -329,7 +361,7 @@ def modal_integrals(beam: BeamParams, basis=None) -> ModalIntegrals:
     K_A = EA * (w * dPsi.T) @ dPsi
     M_A = (ws * Psi.T) @ Psi
     Psibar = ws @ Psi
-    elements = element_integrals(basis, rhoS, na)
+    elements = element_integrals(basis, rhoS, EI, K2, na)
     if elements.eA.shape[0] > 0:
         # the element route needs H only as its local parts (elements.eA, eP): the dense
         # H(x_k), K N^2 numbers (3.2 GB at 512 coordinates), is not kept

@@ -30,9 +30,10 @@ flexlib's runs over 0-0.62 s (benchmarks/results/accuracy_double_pendulum.csv):
   +100 %, its first episode 0.13 ms against 0.386 ms, as short as the assumed modes'.
 
 flexlib's own mesh study over 0-0.65 s (tests/data/converged_references.json, Radau at rtol
-1e-4): 16 elements per link +3.9 % and +2.4 % (59 s), 32 elements per link +4.4 % and +1.1 %
-(2.5 min); from 64 to 128 elements per link the burst has converged (impulse, first episode's
-impulse and peak force within 0.02 %), the struck link's motion at 0.65 s not yet (1.7 %).
+1e-4, atol 1e-5) converges: from 128 to 256 elements per link the burst moves by at most 0.015 %
+(13 episodes, 4.4566 N s; first episode 0.378 ms, 0.99896 N s, 6971 N) and the links' motion at
+0.65 s by at most 0.09 %.  Against it the first episode at 16 elements per link is -0.6 % in
+impulse and +2.4 % in peak force (14 s), at 32 -0.1 % and +1.1 % (24 s), at 8 -3.3 % and +25 %.
 
 The default stays the cheap one, so that notebook 10's panel answers within a second; a study of
 the burst needs ``basis="fe", elements=12`` or more, and no setting of the aim's cost (1.5 times
