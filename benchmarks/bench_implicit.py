@@ -4,8 +4,8 @@ Default: the tilted falling beam (theta0 = 0.1 rad, continuous Hertz contact, ``
 0-0.16 s: flight, landing, the first episodes) at 4, 8, 16, 32, 64 elements; ``--theta0 0.1 0``
 adds the flat drop (both ends land together), each angle its own table.  flexlib runs DOP853
 at the first of ``--rtols`` and ``auto`` (Radau in undisturbed flight, DOP853 elsewhere) at each,
-with ``--radau`` also Radau IIA throughout at each,
-every run a fresh ``python -m flexlib simulate`` process; its solve time is the wall time of the
+with ``--radau`` also Radau IIA throughout at each (``--methods Radau gen-alpha``: those
+integrators throughout at each tolerance instead), every run a fresh ``python -m flexlib simulate`` process; its solve time is the wall time of the
 0.16 s command minus that of the same command with ``--t-end 0.001`` (start-up, loading the
 compiled code and the first steps cancel; a warm-up process of the short command runs first).
 Columns: solve time, accepted steps, right-hand side evaluations (the Jacobians' difference columns
@@ -27,7 +27,7 @@ elements; writes ``benchmarks/results/implicit_fe.json`` (``--name``: another na
 DOP853 and scipy's methods (``implicit.json``).
 
     nice python3 benchmarks/bench_implicit.py [--elements 4 8 16 32 64] [--rtols 1e-8 1e-6]
-        [--radau] [--theta0 0.1 0] [--atol 1e-8] [--pendulum-elements 4 8 16] [--budget 120]
+        [--radau | --methods Radau gen-alpha] [--theta0 0.1 0] [--atol 1e-8] [--pendulum-elements 4 8 16] [--budget 120]
         [--name implicit_fe]
     python3 benchmarks/bench_implicit.py --paper-case [--t-end 0.5] [--model lugre]
 """
@@ -212,7 +212,8 @@ def double_pendulum(a, scripts, tmp):
         out.append(dict(_budgeted(last, "flexlib auto", lambda: one_run(
             "double-pendulum", n, "auto", 1e-8, T_END_PENDULUM, tmp), a.budget, n),
             code="flexlib", case="double-pendulum", method="auto", rtol=1e-8))
-        for method, rtol in ([(m, r) for m in ("DOP853", "Radau") for r in a.rtols]
+        for method, rtol in (settings(a) if a.methods else
+                             [(m, r) for m in ("DOP853", "Radau") for r in a.rtols]
                              if a.radau else []):
             out.append(dict(_budgeted(last, f"flexlib {method} {rtol:g}", lambda: one_run(
                 "double-pendulum", n, method, rtol, T_END_PENDULUM, tmp), a.budget, n),
@@ -225,8 +226,11 @@ def double_pendulum(a, scripts, tmp):
 
 
 def settings(a):
-    """The flexlib (integrator, rtol) pairs: DOP853 at the first tolerance, auto at each, and
-    with ``--radau`` Radau IIA throughout at each."""
+    """The flexlib (integrator, rtol) pairs: with ``--methods`` each of them at each tolerance;
+    else DOP853 at the first tolerance, auto at each, and with ``--radau`` Radau IIA throughout
+    at each."""
+    if a.methods:
+        return [(m, r) for m in a.methods for r in a.rtols]
     return ([("DOP853", a.rtols[0])] + [("auto", r) for r in a.rtols]
             + ([("Radau", r) for r in a.rtols] if a.radau else []))
 
@@ -354,6 +358,9 @@ def main():
                     help="flexlib's tolerances: DOP853 at the first, auto at each")
     ap.add_argument("--radau", action="store_true",
                     help="also Radau IIA throughout (--integrator Radau) at each tolerance")
+    ap.add_argument("--methods", nargs="+", default=None,
+                    help="flexlib's integrators, each at each tolerance, instead of the default "
+                         "settings (e.g. Radau gen-alpha)")
     ap.add_argument("--name", default="implicit_fe",
                     help="the results file, benchmarks/results/NAME.json (default implicit_fe)")
     ap.add_argument("--budget", type=float, default=120.0,

@@ -71,7 +71,7 @@ RANGES: dict[str, tuple] = {
     "rtol": (1e-14, 1e-3, True, True, "float", "-"),
     "atol": (0.0, 1.0, False, True, "float", "-"),
     "method": (None, None, True, True, ("auto", "DOP853", "DOP853-scipy", "RK45", "Radau",
-                                        "Radau-scipy", "BDF", "LSODA"), "-"),
+                                        "gen-alpha", "Radau-scipy", "BDF", "LSODA"), "-"),
     "max_step_contact": (0.0, 1.0, False, True, "float", "s"),
     "max_step_free": (0.0, 10.0, False, True, "float", "s"),
     "t_cluster": (0.0, 10.0, False, True, "float", "s"),
@@ -149,7 +149,9 @@ DESCRIPTIONS: dict[str, str] = {
     "rtol": "relative tolerance of the integrator",
     "atol": "absolute tolerance of the integrator (scaled per state component)",
     "method": "integrator: 'DOP853' is flexlib's compiled copy of scipy's DOP853 (explicit), "
-              "'Radau' its compiled Radau IIA (implicit), 'auto' DOP853, but Radau in the phases "
+              "'Radau' its compiled Radau IIA (implicit), 'gen-alpha' its compiled "
+              "generalized-alpha step (implicit, second order, damps the modes its step does not "
+              "resolve; not with LuGre friction), 'auto' DOP853, but Radau in the phases "
               "in which nothing excites the elastic modes when the bases are stiff (highest "
               "natural frequency times max_step_contact above 4); the others (DOP853-scipy, "
               "Radau-scipy, RK45, BDF, LSODA) use scipy's solve_ivp (slower, for cross-checks)",
@@ -462,7 +464,9 @@ class SolverSettings(_Validated):
     simulator).  ``method="DOP853"`` uses flexlib's compiled copy of scipy's DOP853
     (:mod:`flexlib.solver.integrator`) when numba is available, ``"Radau"`` its compiled Radau IIA
     (:mod:`flexlib.solver.radau`, implicit: its step is not bounded by the bases' highest
-    frequency), ``"auto"`` (the default) DOP853, and on stiff bases Radau in the phases in which
+    frequency), ``"gen-alpha"`` its compiled generalized-alpha step (:mod:`flexlib.solver.genalpha`,
+    implicit, second order, one evaluation per Newton iteration; not with LuGre friction),
+    ``"auto"`` (the default) DOP853, and on stiff bases Radau in the phases in which
     nothing excites the elastic modes (:func:`flexlib.multibody.simulate.integrator_for`);
     ``"DOP853-scipy"``, ``"Radau-scipy"`` and the other names use :func:`scipy.integrate.solve_ivp`
     (slower, for cross-checks).  ``max_step_contact`` bounds the step in contact phases so that short

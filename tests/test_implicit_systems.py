@@ -44,7 +44,13 @@ def test_the_runs_used_the_integrators_asked_for(beams, pendulums):
 
 
 def test_falling_beam_same_motion_and_impulses(beams):
-    a, b = (beams[m] for m in ("DOP853", "Radau"))
+    assert_same_drop(beams["DOP853"], beams["Radau"])
+
+
+def assert_same_drop(a, b):
+    """The falling beam's runs ``a`` and ``b`` agree within TOL: the centre of mass's velocity
+    and the mean angular velocity at 0.16 s, the total landing impulse, the first episode's
+    duration and impulse (tests/test_genalpha.py uses it too)."""
     sa, sb = (r.summary(times=[0.16])["samples"]["bodies"][0] for r in (a, b))
     assert _close(sa["v_cm"][0][1], sb["v_cm"][0][1])
     assert abs(sa["v_cm"][0][0] - sb["v_cm"][0][0]) <= TOL * abs(sa["v_cm"][0][1])
@@ -113,17 +119,21 @@ def test_auto_on_a_stiff_mesh_flies_with_radau_and_lands_with_dop853(beams):
 
 @pytest.mark.parametrize("code, words", [("NEWTON_FAILURE", "Newton iteration"),
                                          ("STEP_COLLAPSE", "step size collapsed")])
+@pytest.mark.parametrize("method", ["Radau", pytest.param("gen-alpha", marks=pytest.mark.slow)])
 def test_a_failing_implicit_phase_stops_the_run_by_name_with_the_partial_result(monkeypatch,
-                                                                                code, words):
-    """The engine's stop machinery for the implicit integrator's own failures: the phase after
-    the first fails (as Radau reports a Newton iteration that does not converge, or a step that
-    collapsed: tests/test_radau.py provokes both for real); the run stops with a
-    SystemSimulationError naming it, and its result holds what was integrated."""
+                                                                                code, words,
+                                                                                method):
+    """The engine's stop machinery for the implicit integrators' own failures: the phase after
+    the first fails (as Radau or the generalized-alpha step report a Newton iteration that does
+    not converge, or a step that collapsed: tests/test_radau.py provokes both for real); the run
+    stops with a SystemSimulationError naming it, and its result holds what was integrated.
+    (The generalized-alpha step compiles on first use: slow.)"""
     from flexlib.multibody import kernel
     from flexlib.multibody import simulate as engine
-    from flexlib.solver import integrator, radau
+    from flexlib.solver import integrator
 
-    real = radau.specialize(kernel)
+    module = engine.radau if method == "Radau" else engine.genalpha
+    real = module.specialize(kernel, newton=engine.N)
     calls = []
 
     def failing(*args):
@@ -131,10 +141,10 @@ def test_a_failing_implicit_phase_stops_the_run_by_name_with_the_partial_result(
         calls.append(res[2][-1])
         return res if len(calls) < 2 else (-1, getattr(integrator, code)) + tuple(res[2:])
 
-    monkeypatch.setattr(engine.radau, "specialize", lambda kern, **kw: failing)
+    monkeypatch.setattr(module, "specialize", lambda kern, **kw: failing)
     with pytest.raises(engine.SystemSimulationError) as exc:
         simulate("falling-beam", "continuous", 0.16, basis="fe", elements=4, theta0=0.1,
-                 method="Radau")
+                 method=method)
     assert words in str(exc.value)
     res = exc.value.result
     assert res is not None and not res.success and 0.0 < res.t_end < 0.16

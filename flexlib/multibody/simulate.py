@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..solver import integrator, radau
+from ..solver import genalpha, integrator, radau
 from ..contact.friction import stribeck_level
 from ..contact.lcp import InconsistentContacts, newton_impact, select_modes
 from ..params import SolverSettings, check_run
@@ -64,6 +64,7 @@ HOLD_TOL = 1e-8
 # integrator").
 STIFF_RATIO = 4.0
 AUTO_STIFF = "Radau/DOP853"     # the resolved "auto" of a stiff system: Radau in the phases at rest
+IMPLICIT = ("Radau", "gen-alpha")   # the compiled implicit integrators
 SCIPY_NAMES = {"DOP853-scipy": "DOP853", "Radau-scipy": "Radau"}
 # A run keeps every accepted step (its time, size, state and interpolant: 16 + 64 ny bytes with
 # DOP853, 16 + 32 ny with Radau, for ny state components) until its summary is built.  Its steps
@@ -92,7 +93,7 @@ def available_memory() -> int:
 
 def step_bytes(method: str, ny: int) -> int:
     """The memory one stored step of ``method`` takes for ``ny`` state components [bytes]."""
-    return 16 + (32 if method == "Radau" else 64) * ny
+    return 16 + (32 if method in IMPLICIT else 64) * ny
 
 
 def highest_frequency(system: System) -> float:
@@ -222,10 +223,15 @@ class SystemSimulator:
         self.laws = [c.laws for c in system.contacts]
         self.n_drives = sum(getattr(b.joint, "drive", None) is not None for b in system.bodies)
         self.method = integrator_for(system, self.solver)
+        if self.method == "gen-alpha" and any(
+                int(k) == K.LUGRE for k in self.S.cint[:, 3]):
+            raise ValueError("parameter 'method' = 'gen-alpha' is invalid for a system with "
+                             "LuGre friction: valid range is 'auto', 'DOP853' or 'Radau' (the "
+                             "generalized-alpha step integrates the bristle states by "
+                             "fixed-point iteration, which their stiffness does not allow)")
         self._integrate = integrator.specialize(K)
         self._audit = True            # whether a run's result audits its energy (run(audit=))
-        self._implicit = radau.specialize(K, newton=self._newton()) \
-            if self.method in ("Radau", AUTO_STIFF) else None
+        self._implicit = self._specialize_implicit()
         self._free = free_bodies(system)
         _, offs = system.coordinates()
         self._rates = np.array([self.nq + ith + k for _, ith, nf in offs for k in range(nf + 1)],
@@ -249,7 +255,7 @@ class SystemSimulator:
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._integrate = integrator.specialize(K)
-        self._implicit = radau.specialize(K, newton=self._newton()) if state["_implicit"] else None
+        self._implicit = self._specialize_implicit() if state["_implicit"] else None
 
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, t, y, disc):
@@ -376,7 +382,7 @@ class SystemSimulator:
         """Whether a flight step may lack the 7th-order interpolant without being taken again for
         a sample: True when flight phases may run with Radau (each step keeps its collocation
         cubic, and a DOP853 flight step its cubic Hermite interpolant)."""
-        return self.method == "Radau" or (self.method == AUTO_STIFF and self._free)
+        return self.method in IMPLICIT or (self.method == AUTO_STIFF and self._free)
 
     def at_rest(self, y, disc) -> bool:
         """Whether nothing excites the bodies' elastic modes in the phase from (t, y): every body
@@ -387,6 +393,14 @@ class SystemSimulator:
         return (self._free and not self.closed(disc)
                 and bool(np.all(np.abs(y[self._elastic]) <= atol))
                 and bool(np.all(np.abs(y[self._rates]) <= atol)))
+
+    def _specialize_implicit(self):
+        """The compiled implicit integrator of the run's method, or None."""
+        if self.method == "gen-alpha":
+            return genalpha.specialize(K, newton=self._newton())
+        if self.method in ("Radau", AUTO_STIFF):
+            return radau.specialize(K, newton=self._newton())
+        return None
 
     def _newton(self):
         """The module of Radau's structured Newton matrix, or None (``jacobian="differences"``)."""
@@ -409,7 +423,7 @@ class SystemSimulator:
         self._watched = (active, direction, eoff)
         meth = self.phase_method(y, disc)
         self._memory_step = (0, False)
-        if meth not in ("DOP853", "Radau"):
+        if meth not in ("DOP853",) + IMPLICIT:
             # scipy's integrators (for comparison): the same right-hand side and events,
             # evaluated from Python
             return integrator.ScipyPhase(
@@ -424,7 +438,7 @@ class SystemSimulator:
         args = (float(t), y, float(t_stop), 0, 0, 0, disc, self.S, max(s.rtol, 1e-13), atol,
                 float(max_step), 0.0, active, direction, np.zeros(4), eoff,
                 int(min(s.max_steps_phase, room)), closed)
-        if meth == "Radau":
+        if meth in IMPLICIT:
             # the state's structure: q' = v for the first nq components, then the nc bristle
             # states, then the works (flexlib.solver.radau)
             return integrator.PhaseSolution(self._implicit(*args, self.nq, self.nc))

@@ -498,6 +498,34 @@ def _radau_buffers(y0, arrs, cap, n2, nz):
     return store, newton, vec, lin, ev
 
 
+def _start_phase(t0, y0, t_end, rtol, atol, max_step, first_step, n2, nz, y, f, yq, fq, ts, ys, g,
+                 out, lin, ctl, cnt, kx, epar, eoff, order):
+    """The start of an implicit phase (this module's and :mod:`flexlib.solver.genalpha`'s): y and
+    f = dy/dt at t0, the first stored point, the event values ``g`` there, the first step (for an
+    error estimate of ``order``) into ``ctl[H_ABS]`` and a fresh Jacobian (``ctl``'s H_LU, CUR_JAC
+    and ``cnt``'s counters set).  False if the phase is empty (t_end <= t0): nothing else done."""
+    mode, model, mult, par, arrs, ws = kx
+    _put(y, y0)
+    ts[0] = t0
+    _put(ys[0], y0)
+    _rhs(t0, y, mode, model, mult, par, arrs, ws, f, out)
+    cnt[N_RHS] = 1
+    if not t_end > t0:
+        return False
+    _event_values_into(out, epar, eoff, g)
+    if first_step > 0.0:
+        ctl[H_ABS] = min(first_step, t_end - t0)
+    else:
+        ctl[H_ABS] = _initial_step(t0, y, f, t_end - t0, rtol, atol, max_step, mode, model, mult,
+                                   par, arrs, ws, yq, fq, out, order)
+        cnt[N_RHS] += 1
+    cnt[N_RHS] += _jacobian(t0, y, f, lin, n2, nz, atol, rtol, yq, fq, out, kx)
+    cnt[N_JAC] = 1
+    ctl[CUR_JAC] = 1.0
+    ctl[H_LU] = -1.0
+    return True
+
+
 def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max_step, first_step,
                     active, direction, epar, eoff, max_steps, dense, n2, nz):
     """Integrate dy/dt = phase_eval(t, y, ...)[0] from t0 to t_end with Radau IIA.
@@ -517,27 +545,12 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     lin[10][0] = _nt_usable(par, arrs)
     G, hit, roots, xb, G2, out, scr, y_event, ws = ev
     kx = (mode, model, mult, par, arrs, ws)
-    _put(y, y0)
     ctl = np.zeros(6)
     cnt = np.zeros(4, dtype=np.int64)
-    ts[0] = t0
-    _put(ys[0], y0)
-    _rhs(t0, y, mode, model, mult, par, arrs, ws, f, out)
-    cnt[N_RHS] = 1
-    if not t_end > t0:
+    if not _start_phase(t0, y0, t_end, rtol, atol, max_step, first_step, n2, nz, y, f, yq, fq,
+                        ts, ys, G2[0], out, lin, ctl, cnt, kx, epar, eoff, 3):
         return 0, OK, ts[:1], hs[:0], ys[:1], Fs[:0], 0, np.nan, \
             y_event, cnt[N_RHS], 0, 0, 0, 0
-    _event_values_into(out, epar, eoff, G2[0])
-    if first_step > 0.0:
-        ctl[H_ABS] = min(first_step, t_end - t0)
-    else:
-        ctl[H_ABS] = _initial_step(t0, y, f, t_end - t0, rtol, atol, max_step, mode, model, mult,
-                                   par, arrs, ws, yq, fq, out, 3)
-        cnt[N_RHS] += 1
-    cnt[N_RHS] += _jacobian(t0, y, f, lin, n2, nz, atol, rtol, yq, fq, out, kx)
-    cnt[N_JAC] = 1
-    ctl[CUR_JAC] = 1.0
-    ctl[H_LU] = -1.0
     ctl[FIRST] = 1.0
     ctl[H_OLD] = ctl[ERR_OLD] = -1.0
     tol = max(10.0 * np.finfo(np.float64).eps / rtol, min(0.03, rtol ** 0.5))
@@ -656,7 +669,7 @@ _HOT = ("_build", "_factor", "_solve_sys", "_rms1", "_rms",
         "_dense_cubic", "_predict", "_predict_factor", "_newton_rhs", "_transform", "_finite",
         "_next_step")
 # the functions that evaluate the right-hand side, inlined into integrate_phase (see integrator)
-_INLINED = _ig.SHARED + ("_initial_step", "_factor_any", "_solve_real", "_solve_complex", "_jacobian", "_newton", "_error_norm", "_attempt_step",
+_INLINED = _ig.SHARED + ("_initial_step", "_start_phase", "_factor_any", "_solve_real", "_solve_complex", "_jacobian", "_newton", "_error_norm", "_attempt_step",
                          "_radau_buffers")
 if COMPILED:
     import numba as _nb
