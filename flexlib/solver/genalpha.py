@@ -50,8 +50,10 @@ third order in h); the step and its factorization are kept while the proposed ra
 Hermite interpolant of every state component through y and f at both ends, in the integrator's
 three-row format (:func:`~flexlib.solver.integrator.dense_point`), and the events are compared
 at the step's ends and located by the compiled Brent's method on that interpolant.  There are no
-stage states to screen for an event inside a step: the penalty contacts' onsets are sign changes
-of the gap between free-flight states, which the step's ends show.
+stage states to screen for a sign change that begins and ends inside one step (the Runge-Kutta
+integrators screen theirs): such a change is not seen.  The steps in contact are short against
+the episodes (microseconds in episodes of tenths of milliseconds), and a penalty contact's onset
+is a sign change of the gap between two free-flight states, which the step's ends show.
 
 Entry point: :func:`specialize` (the compiled ``integrate_phase`` of a right-hand side, with the
 arguments and results of Radau's).
@@ -357,8 +359,8 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
 def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, direction, epar,
            eoff, max_steps, n2, nz, store, vec, lin, ev, ctl, cnt, st, ct):
     """The accepted steps of :func:`integrate_phase` from its state (as Radau's ``_steps``);
-    the state and its derivative live in ``vec``'s rows 9/10 and 11/12 (swapped by ``ct``'s
-    row), abar in row 12 is carried over (copied from the step's abar1, row 6).
+    y, f and abar at t live in ``vec``'s rows 9, 11 and 12 (the accepted step's y_new, f_new and
+    abar1, rows 7, 8 and 6, are copied there), the last step's acceleration in row 10.
     Allocation-free."""
     ts, hs, ys, Fs = store
     cap = ts.shape[0]
