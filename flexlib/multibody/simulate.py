@@ -380,8 +380,9 @@ class SystemSimulator:
     @property
     def dense_in_flight(self) -> bool:
         """Whether a flight step may lack the 7th-order interpolant without being taken again for
-        a sample: True when flight phases may run with Radau (each step keeps its collocation
-        cubic, and a DOP853 flight step its cubic Hermite interpolant)."""
+        a sample: True when flight phases may run with an implicit integrator (a Radau step keeps
+        its collocation cubic, a generalized-alpha step its cubic Hermite interpolant, and a
+        DOP853 flight step its cubic Hermite interpolant)."""
         return self.method in IMPLICIT or (self.method == AUTO_STIFF and self._free)
 
     def at_rest(self, y, disc) -> bool:
@@ -440,7 +441,7 @@ class SystemSimulator:
                 int(min(s.max_steps_phase, room)), closed)
         if meth in IMPLICIT:
             # the state's structure: q' = v for the first nq components, then the nc bristle
-            # states, then the works (flexlib.solver.radau)
+            # states, then the works (flexlib.solver.radau, flexlib.solver.genalpha)
             return integrator.PhaseSolution(self._implicit(*args, self.nq, self.nc))
         return integrator.PhaseSolution(self._integrate(*args))
 
