@@ -64,11 +64,10 @@ import numpy as np
 
 from . import integrator as _ig
 from . import radau as _rd
-from .integrator import (COMPILED, EVENT, GROW, NEWTON_FAILURE, NON_FINITE, OK, TOO_SMALL_STEP,
-                         _active_events, _grow, _loop_stop, _put)
+from .integrator import (C_EVT, C_MASK, C_N, COMPILED, EVENT, GROW, NEWTON_FAILURE, NON_FINITE,
+                         OK, S_T, S_TEV, TOO_SMALL_STEP, _active_events, _grow, _loop_stop, _put)
 from .linalg import lu_factor as _lu_factor, lu_solve as _lu_solve
-from .radau import (CUR_JAC, H_ABS, H_LU, N_JAC, N_LU, N_REJ, N_RHS, RC_EVT, RC_MASK, RC_N, RS_T,
-                    RS_TEV)
+from .radau import CUR_JAC, H_ABS, H_LU, N_JAC, N_LU, N_REJ, N_RHS
 
 __all__ = ["specialize", "coefficients", "RHO_INF", "NEWTON_TOL"]
 
@@ -338,10 +337,10 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
         abar[i] = f[n2 + i]
         vec[10][i] = f[n2 + i]     # no previous step: a constant acceleration predicted
     ctl[INV_H_LAST] = 0.0
-    st = np.empty(2)
-    ct = np.zeros(4, dtype=np.int64)
-    st[RS_T] = t0
-    st[RS_TEV] = np.nan
+    st = np.empty(3)
+    ct = np.zeros(6, dtype=np.int64)
+    st[S_T] = t0
+    st[S_TEV] = np.nan
     while True:
         status, code = _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active,
                               direction, epar, eoff, max_steps, n2, nz, (ts, hs, ys, Fs), vec,
@@ -350,9 +349,9 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             break
         cap *= 2
         ts, hs, ys, Fs = _grow(ts, cap), _grow(hs, cap), _grow(ys, cap), _grow(Fs, cap)
-    n = ct[RC_N]
+    n = ct[C_N]
     return status, code, ts[:n + 1], hs[:n], ys[:n + 1], Fs[:n], \
-        ct[RC_MASK], st[RS_TEV], y_event, cnt[N_RHS], ct[RC_EVT], cnt[N_REJ], cnt[N_JAC], \
+        ct[C_MASK], st[S_TEV], y_event, cnt[N_RHS], ct[C_EVT], cnt[N_REJ], cnt[N_JAC], \
         cnt[N_LU]
 
 
@@ -370,8 +369,8 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
     yq = vec[4]
     abar = vec[12]
     a_old = vec[10]
-    t = st[RS_T]
-    n = ct[RC_N]
+    t = st[S_T]
+    n = ct[C_N]
     y = vec[9]
     f = vec[11]
     g, g_new = G2[0], G2[1]
@@ -392,23 +391,14 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
         refresh = _next_step_ga(ctl, abs(h), norm, n_iter, rate)
         y_new, f_new = wk[7], wk[8]
         _event_values_into(out, epar, eoff, g_new)
-        any_hit = _active_events(g, g_new, active, direction, hit)
-        for i in range(_NEV):
-            xb[i] = t_new
+        any_hit = _active_events(g, g_new, active, direction, hit, xb, t_new)
         Fn = Fs[n]
         _hermite(y, y_new, f, f_new, h, Fn)
-        hs[n] = h
-        t_hit, ne, mask, n = _stop_at_event(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult,
-                                            par, arrs, epar, eoff, ws, scr, ts, ys, n, y_event)
-        ct[RC_EVT] += ne
-        if t_hit < np.inf:
-            ct[RC_MASK] |= mask
-            st[RS_TEV] = t_hit
+        n, stop = _end_step(t, t_new, h, Fn, y, y_new, yq, hit, xb, roots, mode, model, mult, par,
+                            arrs, epar, eoff, ws, scr, store, n, y_event, st, ct)
+        if stop:
             status, code = 1, EVENT
             break
-        n += 1
-        ts[n] = t_new
-        _put(ys[n], y_new)
         t = t_new
         for i in range(n2):
             a_old[i] = f[n2 + i]
@@ -426,8 +416,8 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
         ctl[CUR_JAC] = 1.0 if refresh else 0.0
         if t_new - t_end >= 0.0:
             break
-    st[RS_T] = t
-    ct[RC_N] = n
+    st[S_T] = t
+    ct[C_N] = n
     return status, code
 
 

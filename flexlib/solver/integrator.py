@@ -347,11 +347,13 @@ def _error_norm(K, y, y_new, atol, rtol, h_abs):
     return h_abs * e5 / np.sqrt((e5 + 0.01 * e3) * ny)
 
 
-def _active_events(g, g_new, active, direction, hit):
+def _active_events(g, g_new, active, direction, hit, xb, t_new):
     """solve_ivp's find_active_events: ``hit[i]`` = event i changed sign between the step's
-    ends (g -> g_new) in its direction; returns whether any did."""
+    ends (g -> g_new) in its direction; returns whether any did.  Every event's bracket ends
+    ``xb[i]`` are set to the step's end ``t_new`` (an interior check may narrow them)."""
     any_hit = False
     for i in range(g.shape[0]):
+        xb[i] = t_new
         up = g[i] <= 0.0 and g_new[i] >= 0.0
         down = g[i] >= 0.0 and g_new[i] <= 0.0
         hit[i] = active[i] and ((up and direction[i] > 0.0) or (down and direction[i] < 0.0)
@@ -643,9 +645,7 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
             break
         # ---- events (solve_ivp find_active_events): which active events changed sign
         _event_values_into(out, epar, eoff, g_new)
-        any_hit = _active_events(g, g_new, active, direction, hit)
-        for i in range(_NEV):
-            xb[i] = t_new
+        any_hit = _active_events(g, g_new, active, direction, hit, xb, t_new)
         # ---- interior sign changes (e.g. N below 0 for less than a step), invisible at the
         # step's ends: screened at the stage states, confirmed on the interpolant below
         interior = watch and not any_hit and _interior_candidate(G, _C, 1, 11, g, active, direction)
@@ -659,24 +659,17 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
             ct[C_RHS] += 3
         Fn = Fs[n]
         _dense_coefficients(K, y, y_new, f_new, h, full, Fn)
-        hs[n] = h
         # ---- confirm interior candidates on the interpolant: the earliest stage time c at
         # which event i has left the sign it had at t, checked in the direction of the event
         if watch and not any_hit and full:
             ct[C_EVT] += _confirm_interior(t, h, Fn, y, yq, G, _C, g, active, direction, hit, xb,
                                            mode, model, mult, par, arrs, epar, eoff, ws, scr)
-        # ---- event location (solve_ivp handle_events; all events are terminal)
-        t_hit, ne, mask, n = _stop_at_event(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult,
-                                            par, arrs, epar, eoff, ws, scr, ts, ys, n, y_event)
-        ct[C_EVT] += ne
-        if t_hit < np.inf:
-            ct[C_MASK] |= mask
-            st[S_TEV] = t_hit
+        # ---- event location (solve_ivp handle_events; all events are terminal), the step stored
+        n, stop = _end_step(t, t_new, h, Fn, y, y_new, yq, hit, xb, roots, mode, model, mult, par,
+                            arrs, epar, eoff, ws, scr, (ts, hs, ys, Fs), n, y_event, st, ct)
+        if stop:
             status, code = 1, EVENT
             break
-        n += 1
-        ts[n] = t_new
-        _put(ys[n], y_new)
         t = t_new
         r = 1 - r
         y, y_new, f, f_new, g, g_new = y_new, y, f_new, f, g_new, g
@@ -689,21 +682,33 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
     return status, code
 
 
-def _stop_at_event(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult, par, arrs, epar, eoff,
-                   ws, scr, ts, ys, n, y_event):
-    """Locate the events of the step from t (:func:`_locate_events`); at the earliest root the
-    state (into ``y_event``) becomes the phase's last point (index n + 1 of ``ts``, ``ys``),
-    unless the root is the step's start, which solve_ivp drops.  Returns (earliest root or inf,
-    event evaluations, bit mask, the index of the phase's last point)."""
+def _end_step(t, t_new, h, Fn, y, y_new, yq, hit, xb, roots, mode, model, mult, par, arrs,
+              epar, eoff, ws, scr, store, n, y_event, st, ct):
+    """The end of the phase's n-th accepted step, from t to t_new = t + h with the interpolant
+    ``Fn``, in every step loop: its size into ``hs[n]`` (``store`` = (ts, hs, ys, ...)); the events
+    that ``hit`` in it located (:func:`_locate_events`, their evaluations counted in
+    ``ct[C_EVT]``); at the earliest root (its time into ``st[S_TEV]``, the events there into
+    ``ct[C_MASK]``) the state (into ``y_event``) becomes the phase's last point, unless the root
+    is the step's start, which solve_ivp drops; without a root y_new becomes point n + 1.
+    Returns (the index of the phase's last point, whether the phase stops at an event)."""
+    ts, hs, ys = store[0], store[1], store[2]
+    hs[n] = h
     t_hit, ne, mask = _locate_events(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult, par,
                                      arrs, epar, eoff, ws, scr)
+    ct[C_EVT] += ne
     if t_hit < np.inf:
+        ct[C_MASK] |= mask
+        st[S_TEV] = t_hit
         dense_point(Fn, y, (t_hit - t) / h, y_event)
         if t_hit != t:
             ts[n + 1] = t_hit
             _put(ys[n + 1], y_event)
             n += 1
-    return t_hit, ne, mask, n
+        return n, True
+    n += 1
+    ts[n] = t_new
+    _put(ys[n], y_new)
+    return n, False
 
 
 def dense_eval(ts, hs, ys, Fs, tq):
@@ -730,7 +735,7 @@ def dense_eval(ts, hs, ys, Fs, tq):
 _phase_eval_into = _phase_eval_inline = _event_values_into = _work_arrays = None
 _NOUT = _NEV = 0
 COMPILED = bool(_jit.COMPILED)
-_INLINED = ("_rhs", "_event_at", "_brentq", "_phase_buffers", "_initial_step", "_stop_at_event",
+_INLINED = ("_rhs", "_event_at", "_brentq", "_phase_buffers", "_initial_step", "_end_step",
             "_attempt_step", "_confirm_interior", "_locate_events")
 # allocation-free, so compiled without reference counting (see _jit.NO_REFCOUNT)
 _HOT = ("_loop_stop", "_put", "_stage", "_rms2", "dense_point", "_stage_events", "_flips",
@@ -817,7 +822,7 @@ def specialize(kern):
     if key not in _SPECIALIZED:
         names = ("_stage_events", "_rhs", "_event_at", "_brentq", "_rk_stages", "_phase_buffers",
                  "_initial_step", "_attempt_step", "_confirm_interior", "_locate_events",
-                 "_stop_at_event", "_steps", "integrate_phase")
+                 "_end_step", "_steps", "integrate_phase")
         g = compile_around(kern, globals(), names, _INLINED, _HOT, "integrator.kernel-sha256")
         _SPECIALIZED[key] = (kern, g["integrate_phase"])
     return _SPECIALIZED[key][1]
@@ -825,7 +830,7 @@ def specialize(kern):
 
 # the functions that evaluate the right-hand side or its events, shared by every integrator
 # compiled around a kernel (inlined into its step loop): the event location and screening
-SHARED = ("_rhs", "_event_at", "_brentq", "_confirm_interior", "_locate_events", "_stop_at_event")
+SHARED = ("_rhs", "_event_at", "_brentq", "_confirm_interior", "_locate_events", "_end_step")
 
 
 def compile_around(kern, base, names, inlined, hot, stamp_file, cache=True, tag=""):

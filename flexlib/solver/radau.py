@@ -68,8 +68,9 @@ from types import SimpleNamespace
 import numpy as np
 
 from . import integrator as _ig
-from .integrator import (COMPILED, EVENT, GROW, NEWTON_FAILURE, NON_FINITE, OK, TOO_SMALL_STEP,
-                         _active_events, _grow, _loop_stop, _put, dense_point)
+from .integrator import (C_EVT, C_MASK, C_N, C_ROW, COMPILED, EVENT, GROW, NEWTON_FAILURE,
+                         NON_FINITE, OK, S_T, S_TEV, TOO_SMALL_STEP, _active_events, _grow,
+                         _loop_stop, _put, dense_point)
 from .linalg import lu_factor as _lu_factor, lu_solve as _lu_solve
 
 __all__ = ["specialize", "C", "NEWTON_MAXITER"]
@@ -102,11 +103,11 @@ _SQRT_EPS = np.finfo(float).eps ** 0.5
 H_ABS, H_OLD, ERR_OLD, H_LU, CUR_JAC, FIRST = 0, 1, 2, 3, 4, 5
 # counters (an int array ``cnt``)
 N_RHS, N_JAC, N_LU, N_REJ = 0, 1, 2, 3
-# the step loop's state handed between integrate_phase and _steps: floats ``st`` (t, the event
-# time) and integers ``ct`` (steps, event evaluations, the events' bit mask, the row of the
-# pairs y/f and g that holds the state at t)
-RS_T, RS_TEV = 0, 1
-RC_N, RC_EVT, RC_MASK, RC_ROW = 0, 1, 2, 3
+# the step loop's state handed between integrate_phase and _steps is the DOP853 loop's, floats
+# ``st`` (integrator.S_*: t, the event time) and integers ``ct`` (integrator.C_*: steps, event
+# evaluations, the events' bit mask, the row of the pairs y/f and g that holds the state at t),
+# so that the loops share the end of a step (integrator._end_step); the slots for the step size
+# and the RHS and rejection counters are unused here (``ctl``, ``cnt``)
 
 
 # ---------------------------------------------------------------- linear algebra (kernel-free)
@@ -554,10 +555,10 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
     ctl[FIRST] = 1.0
     ctl[H_OLD] = ctl[ERR_OLD] = -1.0
     tol = max(10.0 * np.finfo(np.float64).eps / rtol, min(0.03, rtol ** 0.5))
-    st = np.empty(2)                    # t, the event time (RS_*)
-    ct = np.zeros(4, dtype=np.int64)    # steps, event evaluations, the events' mask, the row (RC_*)
-    st[RS_T] = t0
-    st[RS_TEV] = np.nan
+    st = np.empty(3)                    # t, -, the event time (S_*)
+    ct = np.zeros(6, dtype=np.int64)    # steps, -, event evaluations, -, the events' mask, the row (C_*)
+    st[S_T] = t0
+    st[S_TEV] = np.nan
     while True:
         # the step loop, compiled without reference counting (integrator.integrate_phase says why)
         status, code = _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active,
@@ -567,11 +568,11 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
             break
         cap *= 2
         ts, hs, ys, Fs = _grow(ts, cap), _grow(hs, cap), _grow(ys, cap), _grow(Fs, cap)
-    n = ct[RC_N]
+    n = ct[C_N]
     # views, not copies: a copy would double a long phase's memory at its end (the buffers'
     # unused capacity was never written, so it holds no memory)
     return status, code, ts[:n + 1], hs[:n], ys[:n + 1], Fs[:n], \
-        ct[RC_MASK], st[RS_TEV], y_event, cnt[N_RHS], ct[RC_EVT], cnt[N_REJ], cnt[N_JAC], \
+        ct[C_MASK], st[S_TEV], y_event, cnt[N_RHS], ct[C_EVT], cnt[N_REJ], cnt[N_JAC], \
         cnt[N_LU]
 
 
@@ -592,9 +593,9 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
     watch = False
     for i in range(_NEV):
         watch = watch or active[i]
-    t = st[RS_T]
-    n = ct[RC_N]
-    r = ct[RC_ROW]
+    t = st[S_T]
+    n = ct[C_N]
+    r = ct[C_ROW]
     y, y_new, f, f_new = vec[7 + r], vec[8 - r], vec[9 + r], vec[10 - r]
     g, g_new = G2[r], G2[1 - r]
     status, code = 0, OK
@@ -627,35 +628,26 @@ def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, di
             ctl[H_LU] = -1.0
         ctl[CUR_JAC] = 1.0 if refresh else 0.0
         # ---- events: as the DOP853 path (integrator.integrate_phase)
-        any_hit = _active_events(g, g_new, active, direction, hit)
-        for i in range(_NEV):
-            xb[i] = t_new
+        any_hit = _active_events(g, g_new, active, direction, hit, xb, t_new)
         Fn = Fs[n]
         _dense_cubic(Z, Fn)
-        hs[n] = h
         if watch and not any_hit:
-            ct[RC_EVT] += _confirm_interior(t, h, Fn, y, yq, G, _CI, g, active, direction, hit,
+            ct[C_EVT] += _confirm_interior(t, h, Fn, y, yq, G, _CI, g, active, direction, hit,
                                             xb, mode, model, mult, par, arrs, epar, eoff, ws,
                                             scr)
-        t_hit, ne, mask, n = _stop_at_event(t, h, Fn, y, yq, hit, xb, roots, mode, model, mult,
-                                            par, arrs, epar, eoff, ws, scr, ts, ys, n, y_event)
-        ct[RC_EVT] += ne
-        if t_hit < np.inf:
-            ct[RC_MASK] |= mask
-            st[RS_TEV] = t_hit
+        n, stop = _end_step(t, t_new, h, Fn, y, y_new, yq, hit, xb, roots, mode, model, mult, par,
+                            arrs, epar, eoff, ws, scr, store, n, y_event, st, ct)
+        if stop:
             status, code = 1, EVENT
             break
-        n += 1
-        ts[n] = t_new
-        _put(ys[n], y_new)
         t = t_new
         r = 1 - r
         y, y_new, f, f_new, g, g_new = y_new, y, f_new, f, g_new, g
         if t_new - t_end >= 0.0:
             break
-    st[RS_T] = t
-    ct[RC_N] = n
-    ct[RC_ROW] = r
+    st[S_T] = t
+    ct[C_N] = n
+    ct[C_ROW] = r
     return status, code
 
 
