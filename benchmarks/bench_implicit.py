@@ -7,7 +7,9 @@ at the first of ``--rtols`` and ``auto`` (Radau in undisturbed flight, DOP853 el
 with ``--radau`` also Radau IIA throughout at each (``--methods Radau gen-alpha``: those
 integrators throughout at each tolerance instead), every run a fresh ``python -m flexlib simulate`` process; its solve time is the wall time of the
 0.16 s command minus that of the same command with ``--t-end 0.001`` (start-up, loading the
-compiled code and the first steps cancel; a warm-up process of the short command runs first).
+compiled code and the first steps cancel; a warm-up process of the short command runs first;
+with ``--pairs K`` the median over K pairs run in alternation, and Exudyn's 5 us solve the median of
+K runs).
 Columns: solve time, accepted steps, right-hand side evaluations (the Jacobians' difference columns
 included), Jacobians, the run's own time per evaluation, the answers (v_cm_y and omega_mean at
 0.16 s, the landing impulse, the first episode's duration and impulse) and their relative
@@ -28,13 +30,14 @@ DOP853 and scipy's methods (``implicit.json``).
 
     nice python3 benchmarks/bench_implicit.py [--elements 4 8 16 32 64] [--rtols 1e-8 1e-6]
         [--radau | --methods Radau gen-alpha] [--theta0 0.1 0] [--atol 1e-8] [--pendulum-elements 4 8 16] [--budget 120]
-        [--name implicit_fe]
+        [--pairs 1] [--exudyn-steps 5e-6 1e-6] [--name implicit_fe]
     python3 benchmarks/bench_implicit.py --paper-case [--t-end 0.5] [--model lugre]
 """
 import argparse
 import json
 import math
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -86,16 +89,25 @@ def _answers(s):
                 first_duration=first.get("duration"), first_impulse=first.get("normal_impulse"))
 
 
-def one_run(case, n, method, rtol, t_end, tmp, theta0=THETA0):
-    """The row of one fresh-process flexlib run (mesh, integrator, tolerance)."""
+def one_run(case, n, method, rtol, t_end, tmp, theta0=THETA0, pairs=1):
+    """The row of one flexlib setting (mesh, integrator, tolerance): its solve is the median,
+    over ``pairs`` pairs of fresh processes run in alternation (the t_end command, then the
+    0.001 s one), of the difference of their wall times; ``solve_range_s`` gives the smallest
+    and the largest difference."""
     path = os.path.join(tmp, f"run_{case}_{n}_{method}_{rtol:g}.json")
     _timed(_command(case, n, method, rtol, 0.001, path, theta0))    # warm-up: numba's cache
     load = os.getloadavg()[0]
-    wall, s = _timed(_command(case, n, method, rtol, t_end, path, theta0))
-    wall0, _ = _timed(_command(case, n, method, rtol, 0.001, path, theta0))
+    diffs, walls = [], []
+    for _ in range(max(pairs, 1)):
+        wall, s = _timed(_command(case, n, method, rtol, t_end, path, theta0))
+        wall0, _ = _timed(_command(case, n, method, rtol, 0.001, path, theta0))
+        diffs.append(wall - wall0)
+        walls.append(wall)
     st = s["stats"]
     return dict(code="flexlib", case=case, elements=n, method=method, rtol=rtol,
-                resolved=st["method"], atol=st["atol"], wall_s=wall, solve_s=wall - wall0, run_s=st["wall_time_s"],
+                resolved=st["method"], atol=st["atol"], wall_s=statistics.median(walls),
+                solve_s=statistics.median(diffs), solve_range_s=[min(diffs), max(diffs)],
+                pairs=len(diffs), run_s=st["wall_time_s"],
                 n_steps=st["n_steps"], n_rhs=st["n_rhs"], n_jac=st["n_jac"],
                 us_per_rhs=1e6 * st["wall_time_s"] / st["n_rhs"], load=load,
                 numerical_dissipation=s["energy"]["numerical_dissipation"], **_answers(s))
@@ -115,19 +127,25 @@ def _exudyn_scripts():
     return _exudyn_ancf, exudyn_falling_beam, exudyn_double_pendulum
 
 
-def exudyn_run(scripts, case, n, h, modified, theta0=THETA0):
-    """One Exudyn run built by the stored scripts (their stages, steps and Newton tolerances),
+def exudyn_run(scripts, case, n, h, modified, theta0=THETA0, repeat=1):
+    """An Exudyn run built by the stored scripts (their stages, steps and Newton tolerances),
     with Exudyn's modified Newton when ``modified``; its solve time is the scripts' own (the two
-    SolveDynamic calls, not the build)."""
+    SolveDynamic calls, not the build), the median of ``repeat`` runs (``solve_range_s``: the
+    smallest and the largest)."""
     ancf, fb, dp = scripts
     load = os.getloadavg()[0]
     ancf.MODIFIED_NEWTON = modified
+    walls, cpus = [], []
     try:
-        r = fb.run(theta0, n, h, 2e-5) if case == "falling-beam" else dp.run(n, h, 2e-5)
+        for _ in range(max(repeat, 1)):
+            r = fb.run(theta0, n, h, 2e-5) if case == "falling-beam" else dp.run(n, h, 2e-5)
+            walls.append(r["wall_time"])
+            cpus.append(r["cpu_time"])
     finally:
         ancf.MODIFIED_NEWTON = True
     row = dict(code="Exudyn", case=case, elements=n, h=h, modified_newton=modified,
-               solve_s=r["wall_time"], cpu_s=r["cpu_time"], load=load)
+               solve_s=statistics.median(walls), solve_range_s=[min(walls), max(walls)],
+               runs=len(walls), cpu_s=statistics.median(cpus), load=load)
     if case == "falling-beam":
         first = r["points"][0]["episodes"][0]
         row.update(v_cm_y=r["v_cm"][1], omega_mean=r["omega_mean"], impulse=r["landing_impulse"],
@@ -191,13 +209,15 @@ def falling_beam(a, scripts, tmp, theta0=THETA0):
         ref = exudyn_reference(n, theta0)
         for method, rtol in settings(a):
             row = _budgeted(last, f"flexlib {method} rtol {rtol:g}",
-                            lambda: one_run("falling-beam", n, method, rtol, T_END, tmp, theta0),
+                            lambda: one_run("falling-beam", n, method, rtol, T_END, tmp, theta0,
+                                            a.pairs),
                             a.budget, n)
             out.append(with_accuracy(dict(row, code="flexlib", case="falling-beam",
                                           method=method, rtol=rtol, theta0=theta0), ref))
         for h, modified in EXUDYN_STEPS if scripts else ():
             row = _budgeted(last, f"Exudyn {h:g} s",
-                            lambda: exudyn_run(scripts, "falling-beam", n, h, modified, theta0),
+                            lambda: exudyn_run(scripts, "falling-beam", n, h, modified, theta0,
+                                               a.pairs if modified else 1),
                             a.budget, n)
             out.append(with_accuracy(dict(row, code="Exudyn", case="falling-beam", h=h,
                                           modified_newton=modified, theta0=theta0), ref))
@@ -342,6 +362,7 @@ def paper_case(a):
 
 
 def main():
+    global ATOL, EXUDYN_STEPS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--paper-case", action="store_true")
     ap.add_argument("--t-end", type=float, default=0.5)
@@ -365,9 +386,16 @@ def main():
                     help="the results file, benchmarks/results/NAME.json (default implicit_fe)")
     ap.add_argument("--budget", type=float, default=120.0,
                     help="skip a setting whose predicted solve exceeds this [s]")
+    ap.add_argument("--pairs", type=int, default=1,
+                    help="fresh-process pairs per flexlib setting (and Exudyn 5 us runs) whose "
+                         "median gives the solve (default 1)")
+    ap.add_argument("--exudyn-steps", type=float, nargs="+",
+                    default=[h for h, _ in EXUDYN_STEPS],
+                    help="Exudyn's steps on the falling beam: 5e-06 (modified Newton) and/or "
+                         "1e-06 (full Newton; its answers are stored, so it may be left out)")
     a = ap.parse_args()
-    global ATOL
     ATOL = a.atol
+    EXUDYN_STEPS = tuple((h, m) for h, m in EXUDYN_STEPS if h in a.exudyn_steps)
     paper_case(a) if a.paper_case else side_by_side(a)
 
 
