@@ -64,10 +64,10 @@ import numpy as np
 
 from . import integrator as _ig
 from . import radau as _rd
-from .integrator import (C_EVT, C_MASK, C_N, COMPILED, EVENT, GROW, NEWTON_FAILURE, NON_FINITE,
-                         OK, S_T, S_TEV, TOO_SMALL_STEP, _active_events, _grow, _loop_stop, _put)
+from .integrator import (C_N, COMPILED, EVENT, GROW, NEWTON_FAILURE, NON_FINITE, OK, S_T, S_TEV,
+                         TOO_SMALL_STEP, _active_events, _grown, _loop_stop, _put)
 from .linalg import lu_factor as _lu_factor, lu_solve as _lu_solve
-from .radau import CUR_JAC, H_ABS, H_LU, N_JAC, N_LU, N_REJ, N_RHS
+from .radau import CUR_JAC, H_ABS, H_LU, N_JAC, N_LU, N_REJ, N_RHS, _phase_result
 
 __all__ = ["specialize", "coefficients", "RHO_INF", "NEWTON_TOL"]
 
@@ -347,12 +347,8 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
                               lin, ev, ctl, cnt, st, ct)
         if status != GROW:
             break
-        cap *= 2
-        ts, hs, ys, Fs = _grow(ts, cap), _grow(hs, cap), _grow(ys, cap), _grow(Fs, cap)
-    n = ct[C_N]
-    return status, code, ts[:n + 1], hs[:n], ys[:n + 1], Fs[:n], \
-        ct[C_MASK], st[S_TEV], y_event, cnt[N_RHS], ct[C_EVT], cnt[N_REJ], cnt[N_JAC], \
-        cnt[N_LU]
+        ts, hs, ys, Fs = _grown(ts, hs, ys, Fs)
+    return _phase_result(status, code, ts, hs, ys, Fs, st, ct, cnt, y_event)
 
 
 def _steps(t_end, mode, model, mult, par, arrs, rtol, atol, max_step, active, direction, epar,
@@ -427,7 +423,7 @@ _nt_arrays = _nt_usable = _nt_store = _nt_factor = _nt_solve = None
 _NOUT = _NEV = 0
 _HOT = ("_hermite", "_state", "_error_norm", "_build_x", "_solve_x", "_predict_factor",
         "_next_step_ga")
-_INLINED = _ig.SHARED + ("_initial_step", "_jacobian", "_start_phase", "_factor_ga", "_solve_ga", "_newton_ga",
+_INLINED = _ig.SHARED + ("_initial_step", "_jacobian", "_start_phase", "_phase_result", "_factor_ga", "_solve_ga", "_newton_ga",
                          "_attempt_step_ga", "_ga_buffers")
 if COMPILED:
     import numba as _nb

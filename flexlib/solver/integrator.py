@@ -172,6 +172,13 @@ def _grow(a, cap):
     return b
 
 
+def _grown(ts, hs, ys, Fs):
+    """The step storage of a phase (times, sizes, states, interpolants) with twice the room:
+    what every step loop's ``integrate_phase`` does when its ``_steps`` returns ``GROW``."""
+    cap = 2 * ts.shape[0]
+    return _grow(ts, cap), _grow(hs, cap), _grow(ys, cap), _grow(Fs, cap)
+
+
 def _stage(K, s, y, h, dst):
     """dst = y + h * sum_j A[s, j] K[j] (the argument of stage s; s = 12 gives y_new)."""
     for k in range(y.shape[0]):
@@ -577,8 +584,7 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
                                y_event), st, ct)
         if status != GROW:
             break
-        cap *= 2
-        ts, hs, ys, Fs = _grow(ts, cap), _grow(hs, cap), _grow(ys, cap), _grow(Fs, cap)
+        ts, hs, ys, Fs = _grown(ts, hs, ys, Fs)
     n = ct[C_N]
     # views, not copies: a copy would double a long phase's memory at its end (the buffers'
     # unused capacity was never written, so it holds no memory)
@@ -743,7 +749,7 @@ _HOT = ("_loop_stop", "_put", "_stage", "_rms2", "dense_point", "_stage_events",
         "_active_events", "_dense_coefficients", "_steps")
 # the functions that call no right-hand side, compiled here once
 _KERNEL_FREE = tuple(n for n in _HOT if n not in ("_stage_events", "_rk_stages", "_steps"))
-_JITTED = _KERNEL_FREE + ("_grow", "dense_eval")
+_JITTED = _KERNEL_FREE + ("_grow", "_grown", "dense_eval")
 if COMPILED:
     import numba as _nb
     # the functions that evaluate the RHS are inlined into integrate_phase at the numba IR

@@ -69,7 +69,7 @@ import numpy as np
 
 from . import integrator as _ig
 from .integrator import (C_EVT, C_MASK, C_N, C_ROW, COMPILED, EVENT, GROW, NEWTON_FAILURE,
-                         NON_FINITE, OK, S_T, S_TEV, TOO_SMALL_STEP, _active_events, _grow,
+                         NON_FINITE, OK, S_T, S_TEV, TOO_SMALL_STEP, _active_events, _grown,
                          _loop_stop, _put, dense_point)
 from .linalg import lu_factor as _lu_factor, lu_solve as _lu_solve
 
@@ -566,11 +566,16 @@ def integrate_phase(t0, y0, t_end, mode, model, mult, par, arrs, rtol, atol, max
                               (ts, hs, ys, Fs), newton, vec, lin, ev, ctl, cnt, st, ct)
         if status != GROW:
             break
-        cap *= 2
-        ts, hs, ys, Fs = _grow(ts, cap), _grow(hs, cap), _grow(ys, cap), _grow(Fs, cap)
+        ts, hs, ys, Fs = _grown(ts, hs, ys, Fs)
+    return _phase_result(status, code, ts, hs, ys, Fs, st, ct, cnt, y_event)
+
+
+def _phase_result(status, code, ts, hs, ys, Fs, st, ct, cnt, y_event):
+    """What an implicit integrator's ``integrate_phase`` returns (the fourteen entries that
+    :class:`~flexlib.solver.integrator.PhaseSolution` reads) from its step loop's state: views of
+    the step storage, not copies (a copy would double a long phase's memory at its end; the
+    buffers' unused capacity was never written, so it holds no memory)."""
     n = ct[C_N]
-    # views, not copies: a copy would double a long phase's memory at its end (the buffers'
-    # unused capacity was never written, so it holds no memory)
     return status, code, ts[:n + 1], hs[:n], ys[:n + 1], Fs[:n], \
         ct[C_MASK], st[S_TEV], y_event, cnt[N_RHS], ct[C_EVT], cnt[N_REJ], cnt[N_JAC], \
         cnt[N_LU]
@@ -660,8 +665,9 @@ _NOUT = _NEV = 0
 _HOT = ("_build", "_factor", "_solve_sys", "_rms1", "_rms",
         "_dense_cubic", "_predict", "_predict_factor", "_newton_rhs", "_transform", "_finite",
         "_next_step")
-# the functions that evaluate the right-hand side, inlined into integrate_phase (see integrator)
-_INLINED = _ig.SHARED + ("_initial_step", "_start_phase", "_factor_any", "_solve_real", "_solve_complex", "_jacobian", "_newton", "_error_norm", "_attempt_step",
+# inlined into integrate_phase: the functions that evaluate the right-hand side (see
+# integrator) and the one that hands back the phase (its views of the step storage)
+_INLINED = _ig.SHARED + ("_initial_step", "_start_phase", "_phase_result", "_factor_any", "_solve_real", "_solve_complex", "_jacobian", "_newton", "_error_norm", "_attempt_step",
                          "_radau_buffers")
 if COMPILED:
     import numba as _nb
