@@ -6,6 +6,7 @@
 #   bash benchmarks/run_all.sh              # all
 #   bash benchmarks/run_all.sh models cli   # a subset of: rhs models continuous scaling cli implicit eval newton profile sweep
 #   bash benchmarks/run_all.sh accuracy     # the bases' accuracy against cost: about an hour, not in "all"
+#   bash benchmarks/run_all.sh resolution   # the multibody settings up to converged meshes: ~6 min, not in "all"
 #   PYTHON=.venv/bin/python bash benchmarks/run_all.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -28,7 +29,8 @@ for s in "${steps[@]}"; do
         sweep)       cmd=(benchmarks/bench_sweep.py) ;;
         multibody)   cmd=(benchmarks/bench_multibody.py) ;;
         accuracy)    cmd=(benchmarks/bench_accuracy.py) ;;
-        *) echo "unknown step $s (one of: rhs models continuous scaling cli implicit eval newton profile sweep multibody accuracy)" >&2; exit 2 ;;
+        resolution)  cmd=(benchmarks/bench_resolution.py) ;;
+        *) echo "unknown step $s (one of: rhs models continuous scaling cli implicit eval newton profile sweep multibody accuracy resolution)" >&2; exit 2 ;;
     esac
     echo "=== $s: $PY ${cmd[*]}"
     "$PY" "${cmd[@]}" 2>&1 | tee "benchmarks/results/$s.txt"

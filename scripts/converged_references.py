@@ -50,12 +50,11 @@ sys.path.insert(0, ROOT)
 
 OUT = os.path.join(ROOT, "tests", "data", "converged_references.json")
 DEFAULT_ATOL = 1e-10     # the solver's default absolute tolerance
-BURST_GAP = 5e-3        # s: episodes of a point less than this apart belong to one burst
-SYSTEMS = {
-    "falling-beam": dict(model="continuous", t_end=0.16, params=dict(theta0=0.1), point="P1",
-                         burst=False),
-    "double-pendulum": dict(model="continuous", t_end=0.65, params={}, point="B", burst=True),
-}
+
+# the systems' runs (model, window, parameters, the struck point, whether only its first burst
+# counts), the burst gap and a level's change from the one before: those of the settings study
+from flexlib.studies.resolution import BURST_GAP, SYSTEMS  # noqa: E402
+from flexlib.studies.resolution import relative_change as change  # noqa: E402
 
 
 def measures(res, spec) -> dict:
@@ -63,24 +62,6 @@ def measures(res, spec) -> dict:
     from flexlib.studies.outside import contact_measures
     return contact_measures(res, spec["point"], spec["t_end"],
                             BURST_GAP if spec["burst"] else None)
-
-
-def change(a: dict, b: dict) -> dict:
-    """Relative change of every quantity from level ``a`` to level ``b`` (the episode count's
-    absolute change; a velocity's change relative to the larger of the body's velocities)."""
-    out = {}
-    for k, v in b.items():
-        if k == "episodes":
-            out[k] = abs(v - a[k])
-        elif k.endswith("v_cm_x") or k.endswith("v_cm_y"):
-            body = k.rsplit(" ", 1)[0]
-            scale = max(abs(b[f"{body} v_cm_x"]), abs(b[f"{body} v_cm_y"]), 1e-12)
-            out[k] = abs(v - a[k]) / scale
-        elif k == "first t_start":
-            out[k] = abs(v - a[k]) / max(b["first duration"], 1e-12)   # against the duration
-        else:
-            out[k] = abs(v - a[k]) / max(abs(v), 1e-12)
-    return out
 
 
 def block_settings(data: dict, name: str) -> dict:

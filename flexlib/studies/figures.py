@@ -280,6 +280,16 @@ def accuracy_figures(out="figures", only=None) -> dict:
         manifest[name] = dict(caption=f"Accuracy against cost of the beam's bases, {what}, "
                                       f"{model}: relative error per quantity against CPU time",
                               **prov)
+    from . import resolution
+    from ..viz.multibody_plots import fig_resolution
+    name = "accuracy_resolution"
+    if (not only or name in only) and resolution.RESULTS_JSON.exists():
+        prov = save_figure(fig_resolution(resolution.load()), name, out,
+                           extra=dict(flexlib_version=__version__,
+                                      source=f"benchmarks/results/{resolution.RESULTS_JSON.name}"))
+        manifest[name] = dict(caption="The multibody systems' settings (basis, mesh, integrator) "
+                                      "against their converged references: relative error of the "
+                                      "contact answers against CPU time", **prov)
     return manifest
 
 

@@ -23,7 +23,7 @@ __all__ = ["model_of", "is_rigid", "curve_style", "point_colors", "deflection", 
            "first_impact", "after_first_impact", "link_shapes", "fig_pendulum_snapshots", "fig_beam_snapshots",
            "fig_contact_forces", "fig_contact_map", "fig_theta_dot", "fig_deflection",
            "fig_energy", "fig_beam_motion", "first_impact_window", "peak_force_shown", "fig_first_impact", "fig_beside_outside", "CODE_STYLES",
-           "MULTIBODY_FIGURES"]
+           "MULTIBODY_FIGURES", "RESOLUTION_FAMILIES", "fig_resolution"]
 
 # a friction law from outside the package (flexlib.multibody.FrictionLaw), labelled by its name
 CUSTOM_STYLE = dict(color="#882255", ls=(0, (5, 2)), lw=1.8)
@@ -557,4 +557,73 @@ def fig_beside_outside(panels, title=None, ncols=None, xlabel="elements on the 1
         ax.set_visible(False)
     if title:
         fig.suptitle(title, fontsize=theme.TITLE)
+    return fig
+
+
+# ---------------------------------------------------------------------------- settings against cost
+# one marker and colour per family of settings: the basis, and for the finite elements the integrator
+RESOLUTION_FAMILIES = {
+    ("modal", "default"): dict(marker="o", color="#0072B2", label="assumed modes N, default integrator"),
+    ("fe", "default"): dict(marker="s", color="#D55E00", label="elements n_e, default integrator"),
+    ("fe", "Radau 1e-3"): dict(marker="D", color="#009E73", label="elements n_e, Radau, rtol 1e-3"),
+    ("fe", "gen-alpha 1e-3"): dict(marker="^", color="#CC79A7",
+                                   label="elements n_e, generalized-α, rtol 1e-3"),
+}
+_RES_PANELS = (("impulses", "impulses (total, first episode's)", (0.05, 0.01)),
+               ("peak", "first episode's peak force", (0.15, 0.05)),
+               ("motion", "motion at t_end (v_cm, ω_mean)", (0.01,)))
+_RES_FLOOR = 1e-5
+_RES_TITLES = {"falling-beam": "tilted falling beam, 0–0.16 s",
+               "double-pendulum": "double pendulum, first burst, 0–0.65 s"}
+
+
+def fig_resolution(study: dict):
+    """Relative error against the CPU time of a warm run for every setting of
+    :mod:`flexlib.studies.resolution`, one row per system and one panel per answer (the larger
+    of the total and the first episode's impulse, the first episode's peak force, the largest
+    error of the bodies' motion at t_end), against the system's converged reference; dashed
+    lines: the accuracy targets; the ringed point is the case's default."""
+    import matplotlib.pyplot as plt
+    systems = [s for s in _RES_TITLES if s in study]
+    fig, axs = plt.subplots(len(systems), len(_RES_PANELS), figsize=(11, 3.6 * len(systems)),
+                            sharex="row", sharey=True, constrained_layout=True, squeeze=False)
+    for row, system in zip(axs, systems):
+        runs = study[system]["runs"]
+        ref = study[system]["reference"]
+        for ax, (q, title, lines) in zip(row, _RES_PANELS):
+            for (basis, integ), st in RESOLUTION_FAMILIES.items():
+                f = [r for r in runs if r["setting"]["basis"] == basis
+                     and r["setting"]["integrator"] == integ]
+                if not f:
+                    continue
+                x = [r["cpu_s"] for r in f]
+                y = [max(r["errors"][q], _RES_FLOOR) for r in f]
+                ax.plot(x, y, ls=":", lw=0.8, color=st["color"], marker=st["marker"], ms=5,
+                        label=st["label"])
+                for r, xi, yi in zip(f, x, y):
+                    n = r["setting"]["n_modes" if basis == "modal" else "elements"]
+                    ax.annotate(str(n), (xi, yi), fontsize=theme.SMALL, xytext=(3, 2),
+                                textcoords="offset points", color=st["color"])
+            default = next((r for r in runs if r["setting"] == dict(basis="modal", n_modes=3,
+                                                                     integrator="default")), None)
+            if default is not None:
+                ax.plot(default["cpu_s"], max(default["errors"][q], _RES_FLOOR), ls="none",
+                        marker="o", ms=12, mfc="none", mec="k", mew=1.0, label="the case's default")
+            for tol, ls in zip(lines, ("--", ":")):
+                ax.axhline(tol, color="0.35", ls=ls, lw=0.9)
+                ax.annotate(f"{100 * tol:g} %", (1.0, tol), xycoords=("axes fraction", "data"),
+                            xytext=(-2, 2), textcoords="offset points", ha="right",
+                            fontsize=theme.SMALL, color="0.35")
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_title(f"{_RES_TITLES[system]}:\n{title}", fontsize=theme.MEDIUM)
+            ax.grid(True, which="both", lw=0.3, alpha=0.5)
+            ax.set_xlabel("CPU time of a warm run [s]")
+        row[0].set_ylabel(f"relative error against\n{ref['elements']} elements [-]")
+    handles, labels = axs[0, 0].get_legend_handles_labels()
+    uniq = dict(zip(labels, handles))
+    fig.legend(uniq.values(), uniq.keys(), loc="outside lower center", ncol=3,
+               fontsize=theme.SMALL)
+    fig.suptitle("Which setting gets the contact right, and at what cost: the multibody systems "
+                 "against their converged references", fontsize=theme.TITLE)
     return fig
