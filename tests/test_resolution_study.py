@@ -113,9 +113,12 @@ def test_the_finest_mesh_agrees_with_the_converged_reference(study, system, impu
                           rtol=1e-3, atol=1e-6)),
 ])
 def test_a_stored_run_made_again_gives_its_answers(study, system, setting):
+    """Made again on this machine: the same answers to 1e-5 (another CPU's rounding, amplified
+    by the episodes after the landing, stays far below that; a change of the physics does not)."""
     stored = next(r for r in study[system]["runs"] if r["setting"] == setting)
     now = rs.run_setting(system, setting)
-    assert now["values"] == pytest.approx(stored["values"], rel=1e-7, abs=1e-12)
+    assert now["values"]["episodes"] == stored["values"]["episodes"]
+    assert now["values"] == pytest.approx(stored["values"], rel=1e-5, abs=1e-9)
 
 
 def test_the_figure_has_six_legible_panels(study):
