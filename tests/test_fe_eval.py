@@ -117,7 +117,7 @@ def _smooth_state(m, elements):
     return np.concatenate(([0.3], B)), np.zeros(2 * elements + 1)
 
 
-@pytest.mark.parametrize("elements", [64, 256])
+@pytest.mark.parametrize("elements", [64, pytest.param(256, marks=pytest.mark.slow)])  # 256: ~40 s
 def test_the_elastic_force_has_the_round_off_of_the_slopes_not_of_the_displacements(elements):
     """Perturbed by 1e-15 of itself, a bent fine mesh's Q changes by K2 times the perturbation
     (the forces are linear in it at this size) plus round-off.  The product K2 B, written here

@@ -46,6 +46,7 @@ def oscillators(w=(1.0, 1e5), zeta=(0.0, 0.01)):
 Y0 = [1.0, 1e-3, 0.0, 0.0]
 
 
+@pytest.mark.slow         # ~40 s
 def test_stiff_oscillators_accuracy_and_steps():
     """The slow oscillator is followed to the tolerance's accuracy class of scipy's Radau.  The
     fast one (1e-3 m, decaying at zeta w = 1000 1/s) holds the step near 1e-6 s while it rings
