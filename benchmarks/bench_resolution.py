@@ -12,8 +12,8 @@ recomputes).
 
     python3 benchmarks/bench_resolution.py [--systems falling-beam,double-pendulum] [--refresh]
 
-About 12 minutes on one core of the 2-core machine (the pendulum's 64-element runs take a
-minute or two each).
+About 5 minutes of runs on one core of the 2-core machine (the pendulum's 64-element runs take
+35-46 s each), and the compilation of the integrators on a first run.
 """
 import argparse
 import hashlib

@@ -61,10 +61,11 @@ that keeps the energy (benchmarks/README.md, "The targets" of "The implicit inte
 benchmarks/results/accuracy_resolution.json: 0-0.65 s, CPU time of a warm run, errors against
 the 256-element reference) measures the same: the default is off by 91 % in the impulses (the
 larger error of the burst's and the first episode's) and 195 % in the first episode's peak
-force, at 0.36 s; the cheapest setting within 5 % and 15 % that stays there on every refinement
-is ``basis="fe", elements=16, method="gen-alpha", rtol=1e-3`` (1.2 % and 2.3 %, 5.3 s for the
-0.65 s, five times the aim for the whole 1.5 s, and its books do not close); no setting of the
-study is within 1 % in the links' motion at 0.65 s (64 elements per link: 1.5 %).
+force, at 0.41 s; the cheapest setting within 5 % and 15 % that stays there on every refinement
+is ``basis="fe", elements=16, method="gen-alpha", rtol=1e-3`` (1.2 % and 2.3 %, 5.9 s for the
+0.65 s, about six times the aim for the whole 1.5 s, and its steps take 0.12 J of the 9.45 J);
+no setting of the study is within 1 % in the links' motion at 0.65 s (64 elements per link:
+1.5 %, set by the upper link's mean angular velocity, about 1 rad/s after the stop).
 """
 from __future__ import annotations
 
