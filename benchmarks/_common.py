@@ -10,6 +10,7 @@
 * :func:`median_runs` repeats a measurement and keeps the median of every numeric field;
   :func:`interleaved` does the same for several measurements taken round by round (A, B, C, A,
   B, C, ...), so that a slow spell of a shared machine hits all of them alike;
+* :func:`cached` computes a result once and keeps it as JSON in a cache folder;
 * :func:`write_json` writes ``benchmarks/results/<name>.json``.
 """
 from __future__ import annotations
@@ -185,6 +186,18 @@ def warm_up():
     for m in ("frictionless", "hybrid_coulomb", "lugre"):
         run_model(m, 0.34)       # reaches the first contact (t = 0.3329 s): every phase kind
     return time.perf_counter() - t0
+
+
+def cached(cache, name, fn, *args, refresh=False):
+    """``fn(*args)``, stored as ``cache``/``name``.json and read back from there next time
+    (``refresh`` computes it again)."""
+    path = Path(cache) / f"{name}.json"
+    if path.exists() and not refresh:
+        return json.loads(path.read_text())
+    out = fn(*args)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out))
+    return out
 
 
 def write_json(name: str, data: dict) -> Path:

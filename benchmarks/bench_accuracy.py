@@ -28,7 +28,7 @@ import time
 import warnings
 from pathlib import Path
 
-import _common  # noqa: F401  (puts the repository root on sys.path)
+import _common  # (also puts the repository root on sys.path)
 import numpy as np
 
 from flexlib.studies import accuracy as acc
@@ -76,17 +76,6 @@ def implicit_study(ne: int, t_end: float) -> list:
         print(f"  implicit: {meth:<7} fe ne={ne} 0-{t_end:g} s: {cpu:8.2f} s CPU, "
               f"{rows[-1]['n_steps']} steps", flush=True)
     return rows
-
-
-def _cached(cache, name, fn, *args, refresh=False):
-    """``fn(*args)``, stored as ``cache``/``name``.json and read back from there next time."""
-    path = Path(cache) / f"{name}.json"
-    if path.exists() and not refresh:
-        return json.loads(path.read_text())
-    out = fn(*args)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(out))
-    return out
 
 
 # The double pendulum (see benchmarks/README.md for the measured costs behind these choices)
@@ -205,7 +194,7 @@ def main():
     err = acc.errors(df, acc.label(ref_rep), study)
     old_flight = {f["elements"]: f for f in stored_summary.get("flight_cost", [])}
     flight = [old_flight[ne] if (ne in old_flight and not (Path(cache) / f"flight_fe{ne}.json").exists())
-              else _cached(cache, f"flight_fe{ne}", flight_cost, ne, FLIGHT_WINDOWS.get(ne, 0.01),
+              else _common.cached(cache, f"flight_fe{ne}", flight_cost, ne, FLIGHT_WINDOWS.get(ne, 0.01),
                            refresh=a.refresh) for ne in meshes]
     for f in flight:
         print(f"  flight: fe ne={f['elements']}: {f['cpu_per_s']:.1f} s CPU per simulated s, "
@@ -214,7 +203,7 @@ def main():
     if implicit:
         imp = (stored_summary["implicit"] if stored_summary.get("implicit") and not
                (Path(cache) / f"implicit_fe{IMPLICIT_MESH}.json").exists() else
-               _cached(cache, f"implicit_fe{IMPLICIT_MESH}", implicit_study, IMPLICIT_MESH,
+               _common.cached(cache, f"implicit_fe{IMPLICIT_MESH}", implicit_study, IMPLICIT_MESH,
                        IMPLICIT_T_END, refresh=a.refresh))
     summary = acc.summarize(df, err, acc.label(ref_rep), acc.label(second), study=study)
     if paper and not a.quick:

@@ -19,7 +19,6 @@ import argparse
 import hashlib
 import json
 import warnings
-from pathlib import Path
 
 import _common
 
@@ -30,29 +29,18 @@ CACHE = _common.RESULTS / "tmp" / "resolution"
 
 
 def cached(system, s, refresh):
+    """:func:`flexlib.studies.resolution.run_setting`, kept in :data:`CACHE` under a name that
+    hashes the system's run and the setting."""
     key = json.dumps([system, rs.SYSTEMS[system], s], sort_keys=True)
-    path = CACHE / f"{system}_{hashlib.sha1(key.encode()).hexdigest()[:12]}.json"
-    if path.exists() and not refresh:
-        return json.loads(path.read_text())
-    rec = rs.run_setting(system, s)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text(path, json.dumps(rec))
-    return rec
+    name = f"{system}_{hashlib.sha1(key.encode()).hexdigest()[:12]}"
+    return _common.cached(CACHE, name, rs.run_setting, system, s, refresh=refresh)
 
 
 def aim():
     """The cost aim of the defaults: 1.5 times the CPU time of case 3.2's hybrid Coulomb run over
     0-2 s, warm (the median of three)."""
-    import statistics
-    import time
-    from flexlib import simulate
-    simulate("3.2", "hybrid_coulomb", 0.01)
-    cpu = []
-    for _ in range(3):
-        c0 = time.process_time()
-        simulate("3.2", "hybrid_coulomb", 2.0)
-        cpu.append(time.process_time() - c0)
-    c = statistics.median(cpu)
+    _common.warm_up()
+    c = _common.median_runs(lambda: _common.run_model("hybrid_coulomb", 2.0), 3)["cpu_s"]
     return dict(case="3.2", model="hybrid_coulomb", t_end=2.0, cpu_s=c, aim_cpu_s=1.5 * c)
 
 
