@@ -475,7 +475,8 @@ display(Markdown(
 The study above stops at 12 elements per link, where the explicit integrator's cost explodes. With
 the element-by-element evaluation and the implicit integrators (Radau IIA, `method="Radau"`, and
 the generalized-α step, `method="gen-alpha"`, both at `rtol=1e-3`), the two multibody systems run
-at the meshes that converge them. Each setting below is measured against the system's converged
+at the meshes that converge them (the generalized-α step on the pendulum up to 16 elements per
+link, where it already takes a minute). Each setting below is measured against the system's converged
 reference, the finest level of flexlib's own mesh study (tests/data/converged_references.json:
 64 Hermite elements for the tilted falling beam, 256 per link for the double pendulum, where the
 last refinement moves every answer by less than 0.5 %), by three answers: the impulses (the
@@ -603,7 +604,13 @@ picks = [resolution.cheapest(res_study[s]["runs"], t) for s in resolution.SYSTEM
 picks = [p for p in picks if p is not None]
 implicit = [p for p in picks if p["setting"]["integrator"] != "default"]
 dp_pick = resolution.cheapest(res_study["double-pendulum"]["runs"], loose)
+fb_pick = resolution.cheapest(res_study["falling-beam"]["runs"], tight)
 lost = max(abs(p["numerical_dissipation"]) / p["audit_scale"] for p in implicit) if implicit else 0.0
+# the pendulum's pick as the arguments a user types, in a reader's order
+pick_args = [(k, dp_pick["setting"][k]) for k in ("basis", "elements", "n_modes", "method", "rtol", "atol")
+             if dp_pick and k in dp_pick["setting"]]
+arg = lambda v, py: (f"{v:.0e}".replace("e-0", "e-") if isinstance(v, float)
+                     else f'"{v}"' if py and isinstance(v, str) else str(v))
 parts.append(
     f"So the defaults are not the study's choice. The cheap ones stay because every slider move of "
     "notebooks 10 and 11 re-simulates with them, within a second"
@@ -612,13 +619,19 @@ parts.append(
        f"{fl.text.num(lost, 2)} of the energy books' scale, where the audit allows 10⁻⁶), so those runs report "
        "`success: false` (the table's last column)"
        if picks and len(implicit) == len(picks) and not any(p["success"] for p in picks) else "")
+    + (f". On the falling beam the cheapest setting within 1 % and 5 % costs less than the aim "
+       f"({num(fb_pick['cpu_s'], 2, 's')} against {num(aim_s, 2, 's')}) with the continuous contact the "
+       "study runs, but the case's default model, hybrid Coulomb with contact constraints, is far "
+       "slower on such a mesh" if fb_pick and fb_pick["cpu_s"] <= aim_s else "")
     + (". On the pendulum the cheapest setting within 5 % and 15 % "
        f"costs {dp_pick['cpu_s'] / aim_s:.0f} times the aim of {num(aim_s, 2, 's')} for less than half of "
        if dp_pick else ". On the pendulum no setting of the study is within 5 % and 15 %, at any cost up to "
        f"{num(max(r['cpu_s'] for r in res_study['double-pendulum']['runs']), 2, 's')} for less than half of ")
-    + "the case's 1.5 s. A study of the contact sets its basis, mesh and integrator explicitly, e.g. "
-    "`flexlib.simulate(\"double-pendulum\", basis=\"fe\", elements=16, method=\"gen-alpha\", rtol=1e-3)`, "
-    "or `--basis fe --elements 16 --integrator gen-alpha --rtol 1e-3` on the command line.")
+    + "the case's 1.5 s. A study of the contact sets its basis, mesh and integrator explicitly"
+    + (", e.g. `flexlib.simulate(\"double-pendulum\", " + ", ".join(
+        f"{k}={arg(v, True)}" for k, v in pick_args) + ")`, or `" + " ".join(
+        f"--{'integrator' if k == 'method' else k.replace('_', '-')} {arg(v, False)}"
+        for k, v in pick_args) + "` on the command line." if dp_pick else "."))
 display(Markdown("\n\n".join(parts)))
 """),
     md(r"""
@@ -636,6 +649,7 @@ their first episodes' impulses differ by 4.5 %, a gap not explained (docs/findin
 fb_runs = {r["label"]: r for r in res_study["falling-beam"]["runs"]}
 dp_runs = {r["label"]: r for r in res_study["double-pendulum"]["runs"]}
 c = lambda runs, lab: num(runs[lab]["cpu_s"], 2, "s")
+steps = lambda runs, lab: f"{runs[lab]['n_steps']:,}".replace(",", " ") + " steps"
 display(Markdown(
     "**The cost.** The implicit integrators make the converged meshes affordable. On the tilted falling "
     f"beam 32 elements take {c(fb_runs, 'fe 32')} of CPU with the default integrator (DOP853 while "
@@ -643,19 +657,24 @@ display(Markdown(
     f"{c(fb_runs, 'fe 32, gen-alpha 1e-3')} with the generalized-α step at `rtol=1e-3`; 64 elements "
     f"{c(fb_runs, 'fe 64, Radau 1e-3')} and {c(fb_runs, 'fe 64, gen-alpha 1e-3')}. On the double "
     f"pendulum 8 elements per link take {c(dp_runs, 'fe 8')} with the default integrator against "
-    f"{c(dp_runs, 'fe 8, Radau 1e-3')} with Radau, and 64 per link {c(dp_runs, 'fe 64, Radau 1e-3')} "
-    f"with Radau and {c(dp_runs, 'fe 64, gen-alpha 1e-3')} with the generalized-α step. What they "
-    "cost in accuracy: the generalized-α step controls the error of the positions only, and after the "
-    "landing its velocities carry an error that the falling beam's horizontal centre-of-mass velocity "
-    "shows, zero in the exact motion (gravity and the frictionless ground push vertically): "
-    f"{num(abs(fb_runs['fe 32, gen-alpha 1e-3']['values']['beam v_cm_x']), 2, 'm/s')} at 32 elements and "
-    f"{num(abs(fb_runs['fe 64, gen-alpha 1e-3']['values']['beam v_cm_x']), 2, 'm/s')} at 64, against Radau's "
-    f"{num(abs(fb_runs['fe 64, Radau 1e-3']['values']['beam v_cm_x']), 2, 'm/s')}; it shrinks with a tighter "
-    "`rtol`. So its motion at 0.16 s moves away from the reference as the mesh is refined "
-    f"({pct(fb_runs['fe 32, gen-alpha 1e-3']['errors']['motion'])} at 32 elements, "
-    f"{pct(fb_runs['fe 64, gen-alpha 1e-3']['errors']['motion'])} at 64), where Radau's agrees with the "
-    "reference's (the same 64 elements, with the default integrator at rtol 1e-8) to "
-    f"{pct(fb_runs['fe 64, Radau 1e-3']['errors']['motion'])}. Where the time "
+    f"{c(dp_runs, 'fe 8, Radau 1e-3')} with Radau and {c(dp_runs, 'fe 8, gen-alpha 1e-3')} with the "
+    f"generalized-α step, and 64 per link {c(dp_runs, 'fe 64, Radau 1e-3')} with Radau. The "
+    "generalized-α step holds the local errors of the positions and of the velocities to the "
+    "tolerance; being of second order it takes more steps than Radau for that "
+    f"({steps(fb_runs, 'fe 32, gen-alpha 1e-3')} against {steps(fb_runs, 'fe 32, Radau 1e-3')} on the "
+    f"falling beam at 32 elements, {steps(dp_runs, 'fe 16, gen-alpha 1e-3')} against "
+    f"{steps(dp_runs, 'fe 16, Radau 1e-3')} on the pendulum at 16 per link), so Radau is the cheaper "
+    "of the two at `rtol=1e-3` here. What they cost in accuracy shows in the falling beam's horizontal "
+    "centre-of-mass velocity, zero in the exact motion (gravity and the frictionless ground push "
+    "vertically): at 32 elements "
+    f"{num(abs(fb_runs['fe 32, gen-alpha 1e-3']['values']['beam v_cm_x']), 2, 'm/s')} with the "
+    f"generalized-α step and {num(abs(fb_runs['fe 32, Radau 1e-3']['values']['beam v_cm_x']), 2, 'm/s')} "
+    "with Radau. The motion at 0.16 s is "
+    f"{pct(fb_runs['fe 32, gen-alpha 1e-3']['errors']['motion'])} (32 elements) and "
+    f"{pct(fb_runs['fe 64, gen-alpha 1e-3']['errors']['motion'])} (64) from the reference with the "
+    f"generalized-α step, {pct(fb_runs['fe 32, Radau 1e-3']['errors']['motion'])} and "
+    f"{pct(fb_runs['fe 64, Radau 1e-3']['errors']['motion'])} with Radau (whose 64-element run shares "
+    "the reference's mesh, run with the default integrator at rtol 1e-8). Where the time "
     "goes and how it grows with the mesh: benchmarks/README.md, \"The implicit integrator\"."))
 """),
 ]

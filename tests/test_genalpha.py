@@ -73,6 +73,37 @@ def test_the_method_is_second_order_on_the_oscillator():
     assert 3.5 < errs[0] / errs[1] < 4.5 and 3.5 < errs[1] / errs[2] < 4.5
 
 
+def _local_errors(rho, h, t0=0.3, warm=60):
+    """On q'' = e^t (a given acceleration): the velocity update's local error over one step from
+    the exact state at t0 + warm h, with abar carried over ``warm`` steps from abar_0 = a_0 (its
+    start-up offset halves every step), and the trapezoidal rule's over the same step."""
+    am, af, g, _ = genalpha.coefficients(rho)
+    t, ab = t0, np.exp(t0)
+    for _ in range(warm):
+        ab = ((1.0 - af) * np.exp(t + h) + af * np.exp(t) - am * ab) / (1.0 - am)
+        t += h
+    ab1 = ((1.0 - af) * np.exp(t + h) + af * np.exp(t) - am * ab) / (1.0 - am)
+    v1 = np.exp(t) + h * ((1.0 - g) * ab + g * ab1)
+    trap = np.exp(t) + 0.5 * h * (np.exp(t) + np.exp(t + h))
+    return v1 - np.exp(t + h), trap - np.exp(t + h), np.exp(t)
+
+
+@pytest.mark.parametrize("rho", [0.5, 0.8])
+def test_the_velocity_error_estimate_is_the_steps_own_local_error(rho):
+    """The step's velocity error is C_v h^3 q'''' (q'''' = e^t here), the trapezoidal rule's
+    h^3 q''''/12, and ERR_V times the two updates' difference is the step's error, to O(h)
+    relative.  At rho_inf = 1 (no damping) the update is the trapezoidal rule's."""
+    c_v = genalpha.velocity_error_constant(rho)
+    for h in (4e-3, 2e-3):
+        err, trap, d4 = _local_errors(rho, h)
+        assert err / (h ** 3 * d4) == pytest.approx(c_v, rel=h)
+        assert trap / (h ** 3 * d4) == pytest.approx(1.0 / 12.0, rel=h)
+        assert c_v / (c_v - 1.0 / 12.0) * (err - trap) == pytest.approx(err, rel=h)
+    assert genalpha.velocity_error_constant(0.8) == pytest.approx(29.0 / 324.0, rel=1e-12)
+    assert genalpha.ERR_V == pytest.approx(14.5, rel=1e-12) and genalpha.RHO_INF == 0.8
+    assert genalpha.velocity_error_constant(1.0) == pytest.approx(1.0 / 12.0)
+
+
 def test_the_newton_matrix_is_the_reduced_one_within_half_a_percent():
     """The module's Newton matrix lam^2 I - J_q - lam J_v stands for lam^2 I - J_q - lam' J_v,
     lam' = gamma / (h beta): the two lams differ by < 0.5 % at the chosen rho_inf."""

@@ -97,11 +97,11 @@ def test_the_finest_mesh_agrees_with_the_converged_reference(study, system, impu
     """The study's 64-element run with Radau at rtol 1e-3 against the reference's other
     tolerances: the pendulum's reference is four times finer, and its motion at t_end is still
     1.5 % away at 64 elements per link (tests/data/converged_references.json: 64 to 128 elements
-    move B1's omega_mean by 1.7 %).  (The generalized-alpha step's motion is not held: its error
-    control covers the positions only, and after the landing its velocities are off by up to 4 %
-    at 64 elements; tests/test_implicit_systems.py holds that error to shrink with rtol.)"""
+    move B1's omega_mean by 1.7 %).  The generalized-alpha step's 64-element run on the falling
+    beam is held to the same bounds (the study runs it on the pendulum up to 16 elements per
+    link only)."""
     runs = [r for r in study[system]["runs"] if r["setting"].get("elements") == 64
-            and r["setting"]["integrator"] == "Radau 1e-3"]
+            and r["setting"]["integrator"] in ("Radau 1e-3", "gen-alpha 1e-3")]
     assert runs
     for r in runs:
         e = r["errors"]

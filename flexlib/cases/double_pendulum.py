@@ -49,23 +49,24 @@ against the converged reference) with Radau at rtol 1e-3, atol 1e-6 runs 0-1.5 s
 damps 2.4 mJ over 0-0.65 s alone (the audit's bound is 9.5 uJ); of rtol 1e-3, 1e-4 and 1e-5
 only 1e-5 closes the books over 0-0.65 s (5.1 uJ, 17 s, 79 222 steps), and over 0-1.5 s, with the
 later bursts (20 episodes), it takes 152 s and 640 171 steps and damps 0.19 mJ, so even that
-run fails the audit.  The generalized-alpha step (``method="gen-alpha"``, rtol 1e-3) is cheaper
-but damps more: 0-1.5 s took 32.5 s at atol 1e-10 (346 149 steps; the burst's impulse +3.2 %, the
-first episode's +0.001 % and its peak force +11 % against the converged reference) and lost
-0.23 J of the 9.45 J to its numerical damping; at atol 1e-6 13.6 s, and 0.86 J lost.  A default
-within 5 % and 15 % that closes the energy books therefore costs minutes, not the second of
-the aim: what would close it is a step whose cost does not grow with the mesh's stiffness and
-that keeps the energy (benchmarks/README.md, "The targets" of "The implicit integrator").
+run fails the audit.  The generalized-alpha step (``method="gen-alpha"``) holds the same local
+errors with a second-order method and needs far more steps for them (16 elements per link,
+0-0.65 s at rtol 1e-3: 280 589 against Radau's 22 305, the settings study below), and damps
+more.  A default within 5 % and 15 % that closes the energy books therefore costs minutes,
+not the second of the aim: what would close it is a step whose cost does not grow with the
+mesh's stiffness and that keeps the energy (benchmarks/README.md, "The targets" of "The implicit integrator").
 
 **The settings study** (notebook 12; ``benchmarks/bench_resolution.py``, stored in
 benchmarks/results/accuracy_resolution.json: 0-0.65 s, CPU time of a warm run, errors against
 the 256-element reference) measures the same: the default is off by 91 % in the impulses (the
-larger error of the burst's and the first episode's) and 195 % in the first episode's peak
-force, at 0.41 s; the cheapest setting within 5 % and 15 % that stays there on every refinement
-is ``basis="fe", elements=16, method="gen-alpha", rtol=1e-3`` (1.2 % and 2.3 %, 5.9 s for the
-0.65 s, about six times the aim for the whole 1.5 s, and its steps take 0.12 J of the 9.45 J);
-no setting of the study is within 1 % in the links' motion at 0.65 s (64 elements per link:
-1.5 %, set by the upper link's mean angular velocity, about 1 rad/s after the stop).
+larger error of the burst's and the first episode's) and 200 % in the first episode's peak
+force, at 0.34 s; the cheapest setting within 5 % and 15 % that stays there on every refinement
+is ``basis="fe", elements=16, method="Radau", rtol=1e-3`` with ``atol=1e-6`` (0.76 % and
+2.4 %, 10 s for the 0.65 s, about twelve times the aim of 0.89 s for less than half of the
+case's 1.5 s, and its steps take 3.6 mJ of the 9.45 J); the generalized-alpha step at the same
+mesh and rtol (with the default atol, 1e-10) takes 66 s.  No setting of the study is within 1 %
+in the links' motion at 0.65 s (64 elements per link with Radau: 1.5 %, set by the upper link's
+mean angular velocity, about 1 rad/s after the stop).
 """
 from __future__ import annotations
 
