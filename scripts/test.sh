@@ -3,6 +3,9 @@
 #
 #   bash scripts/test.sh [more pytest arguments]
 #
+# Runs on every core (pytest-xdist, `-n auto`), each test file and notebook whole in one worker
+# (`--dist loadfile`: a notebook's cells share one kernel, a module's fixtures one process); pass
+# `-n 0` to run in one process.
 # Installs flexlib[test,browser] into .venv first (see scripts/_venv.sh). nbval runs in lax mode:
 # only cells tagged `nbval-check-output` (in the cell's metadata) have their outputs compared. Tests marked `slow` are
 # skipped unless --runslow is passed (or FLEXLIB_RUNSLOW=1). The `browser` test skips without
@@ -16,5 +19,5 @@ paths=(tests)
 if compgen -G "notebooks/*.ipynb" > /dev/null; then
     paths+=(notebooks)
 fi
-exec "$VENV_PY" -m pytest "${paths[@]}" \
+exec "$VENV_PY" -m pytest "${paths[@]}" -n auto --dist loadfile \
     --nbval-lax --nbval-current-env --nbval-sanitize-with tests/sanitize.cfg "$@"
