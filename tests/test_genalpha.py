@@ -104,6 +104,29 @@ def test_the_velocity_error_estimate_is_the_steps_own_local_error(rho):
     assert genalpha.velocity_error_constant(1.0) == pytest.approx(1.0 / 12.0)
 
 
+def test_the_error_norm_weighs_the_velocities_by_milnes_factor():
+    """One step's norm from hand-made states: with a_{n+1} = a_n the positions' estimate is zero,
+    and a velocity update d away from the trapezoidal rule's counts ERR_V d in the root mean
+    square over the 2 n2 positions and velocities."""
+    n2, h, d = 3, 1e-3, 2e-7
+    y = np.array([0.1, -0.2, 0.3, 1.0, 2.0, -1.0, 5.0])       # q, q', one more state
+    f = np.array([1.0, 2.0, -1.0, 0.5, -0.5, 0.25, 0.0])      # q', q'' = a_n, its rate
+    a1 = f[n2:2 * n2].copy()
+    y1 = y.copy()
+    y1[:n2] += h * y[n2:2 * n2]
+    y1[n2:2 * n2] += h * a1
+    y1[n2] += d                                               # the first velocity off by d
+    atol, rtol = np.full(7, 1e-6), 1e-3
+    scale = atol[n2] + rtol * max(abs(y[n2]), abs(y1[n2]))
+    want = genalpha.ERR_V * d / scale / np.sqrt(2 * n2)
+    assert genalpha._error_norm(y, y1, f, a1, h, n2, atol, rtol) == pytest.approx(want, rel=1e-12)
+    a1[0] += 1.0                                              # now the positions' estimate too
+    wq = h * h * genalpha.ERR_C / (atol[0] + rtol * max(abs(y[0]), abs(y1[0])))
+    wv = (genalpha.ERR_V * (d - 0.5 * h)) / scale
+    got = genalpha._error_norm(y, y1, f, a1, h, n2, atol, rtol)
+    assert got == pytest.approx(np.sqrt((wq * wq + wv * wv) / (2 * n2)), rel=1e-12)
+
+
 def test_the_newton_matrix_is_the_reduced_one_within_half_a_percent():
     """The module's Newton matrix lam^2 I - J_q - lam J_v stands for lam^2 I - J_q - lam' J_v,
     lam' = gamma / (h beta): the two lams differ by < 0.5 % at the chosen rho_inf."""
