@@ -54,7 +54,8 @@ errors with a second-order method and needs far more steps for them (16 elements
 0-0.65 s at rtol 1e-3: 280 589 against Radau's 22 305, the settings study below), and damps
 more.  A default within 5 % and 15 % that closes the energy books therefore costs minutes,
 not the second of the aim: what would close it is a step whose cost does not grow with the
-mesh's stiffness and that keeps the energy (benchmarks/README.md, "The targets" of "The implicit integrator").
+mesh's stiffness and that keeps the energy (benchmarks/README.md, "The targets" of "The implicit
+integrator").
 
 **The settings study** (notebook 12; ``benchmarks/bench_resolution.py``, stored in
 benchmarks/results/accuracy_resolution.json: 0-0.65 s, CPU time of a warm run, errors against

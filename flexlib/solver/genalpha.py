@@ -117,7 +117,8 @@ def velocity_error_constant(rho_inf):
 
 # Milne's factor: the trapezoidal rule's velocity error is h^3 q''''/12, so the step's own is
 # C_v / (C_v - 1/12) times the difference of the two updates (14.5 for rho_inf = 0.8)
-ERR_V = velocity_error_constant(RHO_INF) / (velocity_error_constant(RHO_INF) - 1.0 / 12.0)
+C_V = velocity_error_constant(RHO_INF)
+ERR_V = C_V / (C_V - 1.0 / 12.0)
 
 # step-controller state ``ctl`` in radau's layout, which its _start_phase fills (the next step,
 # the step of the factorization, whether the Jacobian is fresh), with 1 / the last accepted step
